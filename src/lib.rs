@@ -1,0 +1,30 @@
+//! Kosumi, a Go (baduk, weiqi) engine.
+//!
+//! Modules, lowest layer first; a module uses only modules above it here:
+//!
+//! - [`color`]: `Color` and its text forms.
+//! - [`point`]: `Point`, `Move`, board geometry for sizes 2..=25, GTP vertex
+//!   and SGF coordinate text.
+//! - [`zobrist`]: fixed-seed key tables; `StoneHash` and `SituationHash`.
+//! - [`board`]: stones, union-find chains with exact liberties, captures,
+//!   simple ko, incremental hash, `check_invariants`.
+//! - [`rules`]: ko rule, suicide, named presets.
+//! - [`score`]: area (Tromp-Taylor) scoring and result text.
+//! - [`game`]: `Game` with the superko history, undo, handicap.
+//! - [`playout`]: the uniform random playout and its benchmark.
+#![deny(missing_docs)]
+
+pub mod board;
+pub mod color;
+pub mod game;
+pub mod playout;
+pub mod point;
+pub mod rules;
+pub mod score;
+pub mod zobrist;
+
+pub use board::{Board, IllegalMove};
+pub use color::Color;
+pub use game::Game;
+pub use point::{Move, Point};
+pub use rules::{KoRule, Rules};

@@ -1,0 +1,215 @@
+//! Area (Tromp-Taylor) scoring and result text.
+
+use crate::board::Board;
+use crate::color::Color;
+use crate::point::{Point, ARRAY_LEN};
+use std::fmt;
+
+/// The area count of a position.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct AreaScore {
+    /// Black stones plus empty points reaching only Black.
+    pub black: u32,
+    /// White stones plus empty points reaching only White.
+    pub white: u32,
+    /// Komi added to White.
+    pub komi: f32,
+}
+
+impl AreaScore {
+    /// Black's margin: `black - white - komi` (negative when White leads).
+    pub fn margin(&self) -> f32 {
+        self.black as f32 - self.white as f32 - self.komi
+    }
+
+    /// The result this score gives.
+    pub fn result(&self) -> GameResult {
+        let m = self.margin();
+        if m > 0.0 {
+            GameResult::Score(Color::Black, m)
+        } else if m < 0.0 {
+            GameResult::Score(Color::White, -m)
+        } else {
+            GameResult::Draw
+        }
+    }
+}
+
+/// Counts the area score of `board` with `komi`, after removing the stones
+/// on the points in `dead` (points without stones are ignored): every stone
+/// counts for its colour, and every empty region counts for the one colour
+/// whose stones it touches, or for nobody if it touches both or neither.
+pub fn area_score(board: &Board, komi: f32, dead: &[Point]) -> AreaScore {
+    let mut b = board.clone();
+    if !dead.is_empty() {
+        let changes: Vec<_> = dead
+            .iter()
+            .filter(|p| b.on_board(**p))
+            .map(|&p| (p, None))
+            .collect();
+        b.set_many(&changes).expect("points were checked");
+    }
+    let (black, white) = area_counts(&b);
+    AreaScore { black, white, komi }
+}
+
+/// Black's and White's area on `board` as it stands.
+pub fn area_counts(board: &Board) -> (u32, u32) {
+    let mut counts = [0u32; 2];
+    let mut seen = [false; ARRAY_LEN];
+    let mut stack = Vec::new();
+    for p in board.points() {
+        if let Some(c) = board.get(p) {
+            counts[c.index()] += 1;
+            continue;
+        }
+        if seen[p.index()] {
+            continue;
+        }
+        // Flood fill the empty region.
+        let mut region = 0u32;
+        let mut touches = [false; 2];
+        seen[p.index()] = true;
+        stack.push(p);
+        while let Some(q) = stack.pop() {
+            region += 1;
+            for n in q.neighbors() {
+                if !board.on_board(n) {
+                    continue;
+                }
+                match board.get(n) {
+                    Some(c) => touches[c.index()] = true,
+                    None => {
+                        if !seen[n.index()] {
+                            seen[n.index()] = true;
+                            stack.push(n);
+                        }
+                    }
+                }
+            }
+        }
+        match touches {
+            [true, false] => counts[0] += region,
+            [false, true] => counts[1] += region,
+            _ => {}
+        }
+    }
+    (counts[0], counts[1])
+}
+
+/// How a game ended.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum GameResult {
+    /// This colour won by this many points.
+    Score(Color, f32),
+    /// This colour won by resignation.
+    Resign(Color),
+    /// This colour won on time.
+    Time(Color),
+    /// This colour won because the other played an illegal move or broke
+    /// down.
+    Forfeit(Color),
+    /// A draw (jigo).
+    Draw,
+    /// No result (unfinished, void, unknown).
+    Unknown,
+}
+
+impl GameResult {
+    /// The winner, if any.
+    pub fn winner(&self) -> Option<Color> {
+        match *self {
+            GameResult::Score(c, _)
+            | GameResult::Resign(c)
+            | GameResult::Time(c)
+            | GameResult::Forfeit(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Reads SGF `RE` / GTP `final_score` text: `B+3.5`, `W+R`, `W+Resign`,
+    /// `B+T`, `B+F`, `0`, `Draw`, `?`, `Void`. Anything else is
+    /// [`GameResult::Unknown`].
+    pub fn parse(s: &str) -> GameResult {
+        let s = s.trim();
+        let lower = s.to_ascii_lowercase();
+        if lower == "0" || lower == "draw" || lower == "jigo" || lower == "d" {
+            return GameResult::Draw;
+        }
+        let mut parts = s.splitn(2, '+');
+        let who = parts.next().unwrap_or("");
+        let how = parts.next();
+        let color = match who.to_ascii_uppercase().as_str() {
+            "B" => Color::Black,
+            "W" => Color::White,
+            _ => return GameResult::Unknown,
+        };
+        match how.map(|h| h.trim().to_ascii_lowercase()) {
+            None => GameResult::Unknown,
+            Some(h) if h == "r" || h == "resign" => GameResult::Resign(color),
+            Some(h) if h == "t" || h == "time" => GameResult::Time(color),
+            Some(h) if h == "f" || h == "forfeit" || h == "illegal" => GameResult::Forfeit(color),
+            Some(h) => match h.parse::<f32>() {
+                Ok(v) if v.is_finite() && v > 0.0 => GameResult::Score(color, v),
+                Ok(0.0) => GameResult::Draw,
+                _ => GameResult::Unknown,
+            },
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    /// SGF and GTP text: `B+3.5`, `W+R`, `B+T`, `W+F`, `0`, `?`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            GameResult::Score(c, v) => write!(f, "{}+{}", c.letter(), v),
+            GameResult::Resign(c) => write!(f, "{}+R", c.letter()),
+            GameResult::Time(c) => write!(f, "{}+T", c.letter()),
+            GameResult::Forfeit(c) => write!(f, "{}+F", c.letter()),
+            GameResult::Draw => f.write_str("0"),
+            GameResult::Unknown => f.write_str("?"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn area_counts_regions() {
+        let b = Board::from_diagram(
+            "
+            . X O .
+            X X O .
+            . X O O
+            X X O .",
+        )
+        .unwrap();
+        // Black: 6 stones + A4 + A2; White: 5 stones + D4, D3, D1.
+        let s = area_score(&b, 0.5, &[]);
+        assert_eq!((s.black, s.white), (8, 8));
+        assert_eq!(s.result(), GameResult::Score(Color::White, 0.5));
+        // Removing the white stones as dead gives Black the whole board.
+        let dead: Vec<Point> = b
+            .points()
+            .filter(|&p| b.get(p) == Some(Color::White))
+            .collect();
+        let s = area_score(&b, 0.5, &dead);
+        assert_eq!((s.black, s.white), (16, 0));
+    }
+
+    #[test]
+    fn results_parse_and_print() {
+        for text in ["B+3.5", "W+R", "B+T", "W+F", "0"] {
+            assert_eq!(GameResult::parse(text).to_string(), text);
+        }
+        assert_eq!(
+            GameResult::parse("W+Resign"),
+            GameResult::Resign(Color::White)
+        );
+        assert_eq!(GameResult::parse("Void"), GameResult::Unknown);
+        assert_eq!(GameResult::parse("B+"), GameResult::Unknown);
+        assert_eq!(GameResult::parse("W+0.0"), GameResult::Draw);
+    }
+}
