@@ -12,11 +12,16 @@
 //! - [`score`]: area (Tromp-Taylor) scoring and result text.
 //! - [`game`]: `Game` with the superko history, undo, handicap.
 //! - [`playout`]: the uniform random playout and its benchmark.
+//! - [`clock`]: time settings and clock state as controllers report them.
+//! - [`player`]: the `Player` trait, the random player, Monte-Carlo
+//!   ownership.
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod clock;
 pub mod color;
 pub mod game;
+pub mod player;
 pub mod playout;
 pub mod point;
 pub mod rules;

@@ -1,0 +1,189 @@
+//! Players: anything that chooses moves for a [`Game`].
+//!
+//! The GTP engine, self-play and matches talk to a `dyn Player`; the random
+//! player here is the reference until the search lands, and
+//! [`mc_ownership`] gives any player a cheap ownership estimate for
+//! scoring and dead-stone lists.
+
+use crate::board::Board;
+use crate::clock::Clock;
+use crate::color::Color;
+use crate::game::Game;
+use crate::playout::{below, uniform_playout};
+use crate::point::{Move, Point};
+use rand_xoshiro::rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// What a player decides to do.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Play this move (a point or a pass).
+    Play(Move),
+    /// Resign the game.
+    Resign,
+}
+
+/// What a player is asked to do.
+#[derive(Clone, Debug)]
+pub struct GenmoveRequest<'a> {
+    /// The game so far.
+    pub game: &'a Game,
+    /// The colour to move for (may differ from the game's side to move).
+    pub color: Color,
+    /// The clocks, as far as the controller told them.
+    pub clock: &'a Clock,
+    /// Clean-up mode (`kgs-genmove_cleanup`): capture every dead stone
+    /// before passing, and never resign.
+    pub cleanup: bool,
+}
+
+/// A Go player.
+pub trait Player: Send {
+    /// A short name for records and logs.
+    fn name(&self) -> String;
+
+    /// Chooses a move for `req.color` in `req.game`. The move must be legal
+    /// in the game (a pass always is).
+    fn genmove(&mut self, req: &GenmoveRequest<'_>) -> Decision;
+
+    /// Estimated ownership of every on-board point, row by row from the top:
+    /// +1 Black's, -1 White's. The default is [`mc_ownership`] with 200
+    /// playouts.
+    fn ownership(&mut self, game: &Game) -> Vec<f32> {
+        mc_ownership(game, 200, 1)
+    }
+
+    /// Called when the controller starts a new game or changes the position
+    /// in a way the player cannot follow (a cue to drop cached state).
+    fn clear(&mut self) {}
+}
+
+/// The moves `color` may play now that do not fill one of its own eyes
+/// (superko checked), without the pass.
+pub fn sensible_moves(game: &Game, color: Color) -> Vec<Point> {
+    let b = game.board();
+    b.points()
+        .filter(|&p| b.is_empty(p) && !b.is_eye(color, p) && game.is_legal(color, Move::Play(p)))
+        .collect()
+}
+
+/// Plays uniformly at random among the legal moves that do not fill its own
+/// eyes; passes when there is none. Never resigns.
+pub struct RandomPlayer {
+    rng: Xoshiro256PlusPlus,
+}
+
+impl RandomPlayer {
+    /// A random player with its own stream seeded by `seed`.
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn name(&self) -> String {
+        "random".to_string()
+    }
+
+    fn genmove(&mut self, req: &GenmoveRequest<'_>) -> Decision {
+        let moves = sensible_moves(req.game, req.color);
+        if moves.is_empty() {
+            Decision::Play(Move::Pass)
+        } else {
+            Decision::Play(Move::Play(moves[below(&mut self.rng, moves.len())]))
+        }
+    }
+}
+
+/// Ownership estimated from `playouts` uniform random playouts of the
+/// current position (the benchmark policy, side to move first): for each
+/// on-board point, row by row from the top, the mean over playouts of +1
+/// when the point ends Black's (stone or eye), -1 when White's, 0 otherwise.
+pub fn mc_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
+    let start = game.board();
+    let n = start.size();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut sum = vec![0f32; n * n];
+    for _ in 0..playouts.max(1) {
+        let mut b: Board = start.clone();
+        uniform_playout(&mut b, game.to_move(), &mut rng);
+        for (i, p) in b.points().enumerate() {
+            sum[i] += owner(&b, p);
+        }
+    }
+    let k = playouts.max(1) as f32;
+    sum.iter().map(|s| s / k).collect()
+}
+
+/// +1 if `p` is Black's at the end of a playout (a black stone, or an empty
+/// point whose on-board neighbours are all black), -1 likewise for White,
+/// else 0.
+fn owner(b: &Board, p: Point) -> f32 {
+    match b.get(p) {
+        Some(Color::Black) => 1.0,
+        Some(Color::White) => -1.0,
+        None => {
+            let mut seen = [false; 2];
+            for q in p.neighbors() {
+                if b.on_board(q) {
+                    match b.get(q) {
+                        Some(c) => seen[c.index()] = true,
+                        None => return 0.0,
+                    }
+                }
+            }
+            match seen {
+                [true, false] => 1.0,
+                [false, true] => -1.0,
+                _ => 0.0,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn random_player_plays_legal_moves_until_both_pass() {
+        let mut game = Game::new(5, Rules::default(), 7.5).unwrap();
+        let mut p = RandomPlayer::new(7);
+        let clock = Clock::default();
+        let mut n = 0;
+        while !game.two_passes() && n < 500 {
+            let c = game.to_move();
+            let d = p.genmove(&GenmoveRequest {
+                game: &game,
+                color: c,
+                clock: &clock,
+                cleanup: false,
+            });
+            let Decision::Play(mv) = d else {
+                panic!("random player resigned")
+            };
+            game.play(c, mv).unwrap();
+            n += 1;
+        }
+        assert!(game.two_passes(), "game did not end in 500 moves");
+    }
+
+    #[test]
+    fn ownership_of_a_settled_board() {
+        let b = Board::from_diagram(
+            "
+            . X O .
+            X X O O
+            X X O .
+            . X O O",
+        )
+        .unwrap();
+        let game = Game::from_position(b, Color::Black, Rules::default(), 0.5);
+        let own = mc_ownership(&game, 20, 3);
+        assert_eq!(own[0], 1.0);
+        assert_eq!(own[2], -1.0);
+    }
+}
