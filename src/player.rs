@@ -13,6 +13,7 @@ use crate::playout::{below, uniform_playout};
 use crate::point::{Move, Point};
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::atomic::AtomicBool;
 
 /// What a player decides to do.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -35,6 +36,9 @@ pub struct GenmoveRequest<'a> {
     /// Clean-up mode (`kgs-genmove_cleanup`): capture every dead stone
     /// before passing, and never resign.
     pub cleanup: bool,
+    /// Set by the controller side (an interrupt, new input) to ask the
+    /// player to answer as soon as it can with the best move so far.
+    pub stop: Option<&'a AtomicBool>,
 }
 
 /// A Go player.
@@ -161,6 +165,7 @@ mod tests {
                 color: c,
                 clock: &clock,
                 cleanup: false,
+                stop: None,
             });
             let Decision::Play(mv) = d else {
                 panic!("random player resigned")
