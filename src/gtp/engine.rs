@@ -527,7 +527,10 @@ fn cmd_set_free_handicap(e: &mut Engine, r: &Request) -> Result<String, String> 
             Move::Pass => return Err("bad vertex list".into()),
         }
     }
-    e.game.set_free_handicap(&points).map_err(handicap_error)?;
+    e.game.set_free_handicap(&points).map_err(|err| match err {
+        HandicapError::BoardNotEmpty => "board not empty".to_string(),
+        _ => "bad vertex list".to_string(),
+    })?;
     e.player.clear();
     Ok(String::new())
 }
