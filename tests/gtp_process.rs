@@ -9,8 +9,11 @@
 //! never with the `gtp` crate's `EntityParser::vertex`, which maps the
 //! non-existent column I onto H.
 
-use gtp::detached_command::DetachedCommand;
-use gtp::{Command, Response, ResponseParser};
+#[path = "gtp/controller.rs"]
+mod controller;
+
+use controller::Controller;
+use gtp::Command;
 use kosumi::point::{parse_gtp_move, Move};
 use std::io::{Read, Write};
 use std::process::{Command as Process, Stdio};
@@ -18,99 +21,13 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_kosumi");
 
-/// A controller over the engine's pipes; keeps every stdout byte so that
-/// the whole stream can be checked to hold nothing but responses.
-struct Controller {
-    proc: DetachedCommand,
-    parser: ResponseParser,
-    stdout: String,
-}
-
-impl Controller {
-    fn start(args: &[&str]) -> Controller {
-        Controller {
-            proc: DetachedCommand::start(BIN, args).expect("start kosumi"),
-            parser: ResponseParser::new(),
-            stdout: String::new(),
-        }
-    }
-
-    fn write(&mut self, text: &str) {
-        self.proc.send_str(text);
-    }
-
-    fn send(&mut self, c: Command) {
-        self.write(&c.to_string());
-    }
-
-    fn response(&mut self) -> Response {
-        let t = Instant::now();
-        loop {
-            match self.parser.get_response() {
-                Ok(r) => return r,
-                Err(gtp::ResponseError::IncompleteResponse) => {}
-                Err(e) => panic!("malformed response {e:?} in {:?}", self.stdout),
-            }
-            // After `quit` the pipes close: what was read before still counts.
-            let alive = self.proc.poll().is_ok();
-            if self.proc.stdout_available() {
-                let s = self.proc.recv_stdout();
-                self.stdout.push_str(&s);
-                self.parser.feed(&s);
-                continue;
-            }
-            assert!(alive, "engine gone; stdout {:?}", self.stdout);
-            assert!(
-                t.elapsed() < Duration::from_secs(30),
-                "no response; stdout so far {:?}",
-                self.stdout
-            );
-            std::thread::sleep(Duration::from_millis(2));
-        }
-    }
-
-    /// Sends one command and expects success.
-    fn ok(&mut self, line: &str) -> String {
-        self.write(&format!("{line}\n"));
-        match self.response() {
-            Response::Result((_, t)) => t,
-            Response::Error((_, t)) => panic!("{line}: ? {t}"),
-        }
-    }
-
-    fn expect_ok(&mut self) -> String {
-        match self.response() {
-            Response::Result((id, t)) => {
-                assert_eq!(id, None, "an id appeared without one sent");
-                t
-            }
-            Response::Error((_, t)) => panic!("? {t}"),
-        }
-    }
-
-    /// Every stdout byte so far must be part of a well-formed response.
-    fn check_stream(&self) {
-        for chunk in self.stdout.split_terminator("\n\n") {
-            assert!(
-                chunk.starts_with('=') || chunk.starts_with('?'),
-                "stray output {chunk:?}"
-            );
-        }
-        assert!(self.stdout.ends_with("\n\n"));
-    }
-
-    fn stop(mut self) {
-        self.proc.shutdown();
-    }
-}
-
 fn vertex(text: &str, size: usize) -> Move {
     parse_gtp_move(text.trim(), size).unwrap_or_else(|e| panic!("{text:?}: {e}"))
 }
 
 #[test]
 fn sabaki_style_pipelined_without_ids() {
-    let mut c = Controller::start(&[]);
+    let mut c = Controller::start(BIN, &[]);
     // Attach, then sync a position: everything written before any answer.
     let lines = [
         Command::new("name"),
@@ -185,7 +102,7 @@ fn sabaki_style_pipelined_without_ids() {
 
 #[test]
 fn kgsgtp_style_one_at_a_time() {
-    let mut c = Controller::start(&["--seed", "3"]);
+    let mut c = Controller::start(BIN, &["--seed", "3"]);
     let list = c.ok("list_commands");
     let names: Vec<&str> = list.split_whitespace().collect();
     for needed in [
