@@ -1,0 +1,179 @@
+//! Fuzzing the GTP command line with proptest (`cargo fuzz` needs a
+//! nightly toolchain, which this project does not use).
+//!
+//! Properties, for any input: no panic; exactly one response for every
+//! line that is not empty, blank or a comment, and none for those; the
+//! response starts with `=` or `?` followed by the line's id when it has
+//! one, ends with the only empty line, and holds no control character but
+//! LF; the board stays consistent (`check_invariants`) after every command.
+//!
+//! The default run is short. The soak run goes on for `KOSUMI_FUZZ_SECS`
+//! seconds (default 600):
+//! `KOSUMI_FUZZ_SECS=600 cargo test --release --test gtp_fuzz -- --ignored --nocapture`.
+
+use kosumi::gtp::line::{self, Line};
+use kosumi::gtp::{Config, Engine};
+use proptest::prelude::*;
+use proptest::test_runner::{Config as RunnerConfig, TestRunner};
+use std::time::{Duration, Instant};
+
+/// Checks one response against the line that caused it.
+fn check_response(raw: &[u8], response: Option<String>) -> Result<(), TestCaseError> {
+    let parsed = line::parse(raw);
+    match (&parsed, response) {
+        (Line::Empty, None) => Ok(()),
+        (Line::Empty, Some(r)) => Err(TestCaseError::fail(format!(
+            "response {r:?} to the empty line {raw:?}"
+        ))),
+        (_, None) => Err(TestCaseError::fail(format!("no response to {raw:?}"))),
+        (_, Some(r)) => {
+            let id = match &parsed {
+                Line::Command(req) => req.id.clone(),
+                Line::Error(e) => e.id.clone(),
+                Line::Empty => None,
+            };
+            let prefix_ok = ["=", "?"]
+                .iter()
+                .any(|s| r.starts_with(&format!("{s}{} ", id.as_deref().unwrap_or(""))));
+            prop_assert!(prefix_ok, "bad start {:?} for {:?}", r, raw);
+            prop_assert!(r.ends_with("\n\n"), "bad end {:?}", r);
+            prop_assert!(
+                !r[..r.len() - 2].contains("\n\n"),
+                "empty line inside {:?}",
+                r
+            );
+            prop_assert!(
+                r.chars().all(|c| c == '\n' || !c.is_control()),
+                "control character in {:?}",
+                r
+            );
+            Ok(())
+        }
+    }
+}
+
+fn run_lines(lines: &[Vec<u8>]) -> Result<(), TestCaseError> {
+    let mut engine = Engine::with_random_player(Config {
+        size: 9,
+        ..Config::default()
+    });
+    for raw in lines {
+        let r = engine.execute(raw);
+        check_response(raw, r)?;
+        if let Err(e) = engine.game().board().check_invariants() {
+            return Err(TestCaseError::fail(format!("after {raw:?}: {e}")));
+        }
+        if engine.quit_requested() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Raw bytes, one line each (no LF inside), biased towards the bytes that
+/// matter to the preprocessing.
+fn raw_line() -> impl Strategy<Value = Vec<u8>> {
+    let byte = prop_oneof![
+        3 => any::<u8>().prop_filter("no LF", |b| *b != b'\n'),
+        2 => prop::sample::select(vec![b' ', b'\t', b'\r', 0u8, 0x7f, b'#', b'1', b'b', b'w']),
+        2 => prop::sample::select(b"abcdefghijklmnopqrstuvwxyz_-0123456789".to_vec()),
+    ];
+    prop::collection::vec(byte, 0..80)
+}
+
+/// Command lines made of real command names and plausible or hostile
+/// arguments, so that state-changing paths are reached.
+fn command_line() -> impl Strategy<Value = Vec<u8>> {
+    let names: Vec<&'static str> = kosumi::gtp::engine::commands()
+        .iter()
+        .map(|c| c.name)
+        .filter(|n| *n != "quit")
+        .chain(["loadsgf", "kgs-chat", "Play", "lz-analyze"])
+        .collect();
+    let arg = prop::sample::select(vec![
+        "b", "w", "B", "white", "x", "d4", "D4", "e5", "i5", "a0", "j9", "j10", "k5", "t19",
+        "pass", "PASS", "0", "1", "2", "5", "9", "19", "25", "26", "-1", "6.5", "nan", "inf",
+        "alive", "dead", "seki", "none", "absolute", "byoyomi", "canadian", "japanese",
+        "chinese", "aga", "new_zealand", "ko=simple", "suicide=yes", "tromp-taylor", "\"a b\"",
+        "\u{e9}",
+    ]);
+    (
+        prop::option::of(0u32..1000),
+        prop::sample::select(names),
+        prop::collection::vec(arg, 0..5),
+        prop::sample::select(vec!["", "\r", " # c", "\t"]),
+    )
+        .prop_map(|(id, name, args, tail)| {
+            let mut s = String::new();
+            if let Some(id) = id {
+                s.push_str(&format!("{id} "));
+            }
+            s.push_str(name);
+            for a in args {
+                s.push(' ');
+                s.push_str(a);
+            }
+            s.push_str(tail);
+            s.into_bytes()
+        })
+}
+
+fn mixed_session() -> impl Strategy<Value = Vec<Vec<u8>>> {
+    prop::collection::vec(
+        prop_oneof![1 => raw_line(), 4 => command_line()],
+        1..60,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn any_bytes_get_one_well_formed_response(lines in prop::collection::vec(raw_line(), 1..20)) {
+        run_lines(&lines)?;
+    }
+
+    #[test]
+    fn command_sessions_keep_the_engine_consistent(lines in mixed_session()) {
+        run_lines(&lines)?;
+    }
+}
+
+#[test]
+#[ignore]
+fn soak() {
+    let secs: u64 = std::env::var("KOSUMI_FUZZ_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(600);
+    let limit = Duration::from_secs(secs);
+    let start = Instant::now();
+    let mut sessions = 0u64;
+    let mut rounds = 0u64;
+    while start.elapsed() < limit {
+        let mut runner = TestRunner::new(RunnerConfig {
+            cases: 500,
+            failure_persistence: None,
+            ..RunnerConfig::default()
+        });
+        runner
+            .run(&mixed_session(), |lines| run_lines(&lines))
+            .unwrap();
+        let mut runner = TestRunner::new(RunnerConfig {
+            cases: 500,
+            failure_persistence: None,
+            ..RunnerConfig::default()
+        });
+        runner
+            .run(&prop::collection::vec(raw_line(), 1..20), |lines| {
+                run_lines(&lines)
+            })
+            .unwrap();
+        sessions += 1000;
+        rounds += 1;
+    }
+    eprintln!(
+        "gtp fuzz soak: {sessions} sessions in {rounds} rounds, {:.0} s, no failure",
+        start.elapsed().as_secs_f64()
+    );
+}
