@@ -91,10 +91,49 @@ fn command_line() -> impl Strategy<Value = Vec<u8>> {
         .chain(["loadsgf", "kgs-chat", "Play", "lz-analyze"])
         .collect();
     let arg = prop::sample::select(vec![
-        "b", "w", "B", "white", "x", "d4", "D4", "e5", "i5", "a0", "j9", "j10", "k5", "t19",
-        "pass", "PASS", "0", "1", "2", "5", "9", "19", "25", "26", "-1", "6.5", "nan", "inf",
-        "alive", "dead", "seki", "none", "absolute", "byoyomi", "canadian", "japanese",
-        "chinese", "aga", "new_zealand", "ko=simple", "suicide=yes", "tromp-taylor", "\"a b\"",
+        "b",
+        "w",
+        "B",
+        "white",
+        "x",
+        "d4",
+        "D4",
+        "e5",
+        "i5",
+        "a0",
+        "j9",
+        "j10",
+        "k5",
+        "t19",
+        "pass",
+        "PASS",
+        "0",
+        "1",
+        "2",
+        "5",
+        "9",
+        "19",
+        "25",
+        "26",
+        "-1",
+        "6.5",
+        "nan",
+        "inf",
+        "alive",
+        "dead",
+        "seki",
+        "none",
+        "absolute",
+        "byoyomi",
+        "canadian",
+        "japanese",
+        "chinese",
+        "aga",
+        "new_zealand",
+        "ko=simple",
+        "suicide=yes",
+        "tromp-taylor",
+        "\"a b\"",
         "\u{e9}",
     ]);
     (
@@ -119,10 +158,7 @@ fn command_line() -> impl Strategy<Value = Vec<u8>> {
 }
 
 fn mixed_session() -> impl Strategy<Value = Vec<Vec<u8>>> {
-    prop::collection::vec(
-        prop_oneof![1 => raw_line(), 4 => command_line()],
-        1..60,
-    )
+    prop::collection::vec(prop_oneof![1 => raw_line(), 4 => command_line()], 1..60)
 }
 
 proptest! {
