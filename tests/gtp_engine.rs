@@ -326,3 +326,16 @@ fn a_stale_interrupt_does_not_stop_the_next_command() {
     let g: &Game = e.game();
     assert_eq!(g.moves().len(), 3);
 }
+
+#[test]
+fn input_waiting_sees_lines_queued_behind_the_running_one() {
+    use kosumi::gtp::io::InputSignal;
+    let mut e = Engine::with_random_player(Config::default());
+    assert!(!e.input_waiting());
+    let signal = Arc::new(InputSignal::default());
+    signal.lines_read.store(3, Ordering::SeqCst);
+    e.set_input(signal.clone(), 3);
+    assert!(!e.input_waiting());
+    signal.lines_read.store(4, Ordering::SeqCst);
+    assert!(e.input_waiting());
+}

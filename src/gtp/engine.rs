@@ -4,6 +4,7 @@
 //! One table, [`commands`], drives dispatch, `list_commands` and
 //! `known_command`; names match exactly and case-sensitively.
 
+use super::io::InputSignal;
 use super::line::{self, Line, Request};
 use super::status::{self, Status};
 use crate::clock::{Clock, Overtime, TimeSettings};
@@ -143,6 +144,7 @@ pub struct Engine {
     config: Config,
     quit: bool,
     stop: Arc<AtomicBool>,
+    input: Option<(Arc<InputSignal>, u64)>,
     started: Instant,
 }
 
@@ -159,6 +161,7 @@ impl Engine {
             config,
             quit: false,
             stop: Arc::new(AtomicBool::new(false)),
+            input: None,
             started: Instant::now(),
         }
     }
@@ -188,6 +191,22 @@ impl Engine {
     /// `# interrupt`); the I/O loop sets it.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         self.stop.clone()
+    }
+
+    /// Tells the engine which input line it is answering (the I/O loop
+    /// calls this before each line), so that [`Engine::input_waiting`] can
+    /// see later lines.
+    pub fn set_input(&mut self, signal: Arc<InputSignal>, seq: u64) {
+        self.input = Some((signal, seq));
+    }
+
+    /// Whether any input line arrived after the one being answered: a
+    /// streaming command (`lz-analyze`) stops then, as clients expect.
+    /// Always false without the I/O loop.
+    pub fn input_waiting(&self) -> bool {
+        self.input
+            .as_ref()
+            .is_some_and(|(signal, seq)| signal.input_after(*seq))
     }
 
     fn debug(&self, msg: &str) {

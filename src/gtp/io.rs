@@ -136,6 +136,7 @@ where
         if signal.last_interrupt.load(Ordering::SeqCst) > raw.seq {
             stop.store(true, Ordering::SeqCst);
         }
+        engine.set_input(signal.clone(), raw.seq);
         let parsed = if raw.too_long && !line::has_comment(&raw.bytes) {
             line::too_long(&raw.bytes)
         } else {
