@@ -351,7 +351,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                 } else {
                     w
                 };
-                return Err(content(later.pos, "two moves (B and W) in one node"));
+                return Err(content(later.pos, "two moves in one node"));
             }
             (Some(b), None) => Some((Color::Black, b)),
             (None, Some(w)) => Some((Color::White, w)),

@@ -358,9 +358,17 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
     let mut cur = Cursor::new(text);
     let mut trees: Vec<GameTree> = Vec::new();
     let mut warnings: Vec<String> = Vec::new();
+    let mut dropped = 0usize;
+    let mut long_names = std::collections::HashSet::new();
     let mut warn = |pos: Pos, msg: String| {
+        // One warning per distinct long property name.
+        if msg.starts_with("long property name") && !long_names.insert(msg.clone()) {
+            return;
+        }
         if warnings.len() < 100 {
             warnings.push(format!("{pos}: {msg}"));
+        } else {
+            dropped += 1;
         }
     };
     let mut junk_warned = false;
@@ -539,6 +547,9 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
     }
     if trees.is_empty() {
         return Err(err(cur.pos, "no game tree: expected '(;'"));
+    }
+    if dropped > 0 {
+        warnings.push(format!("{}: {dropped} more warnings not shown", cur.pos));
     }
     Ok(Collection {
         trees,
