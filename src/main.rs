@@ -87,6 +87,38 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Replay SGF files: one line per game (size, moves, rules, komi, the
+    /// result in the file, the Tromp-Taylor area score of the final
+    /// position, the first illegal move); exit status 1 if any file or game
+    /// failed.
+    Replay {
+        /// SGF files.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<std::path::PathBuf>,
+        /// Replay under these rules (chinese, japanese, aga, new_zealand,
+        /// tromp-taylor) instead of each record's RU.
+        #[arg(long, value_parser = parse_rules)]
+        rules: Option<kosumi::Rules>,
+        /// Refuse every leniency (see the sgf module docs).
+        #[arg(long)]
+        strict: bool,
+        /// Play through ko, superko and multi-stone suicide violations.
+        #[arg(long)]
+        tolerant: bool,
+        /// Replay only the first MOVE moves of each game.
+        #[arg(long, value_name = "MOVE")]
+        until: Option<usize>,
+        /// Print the final position of each game.
+        #[arg(long)]
+        board: bool,
+        /// Print the leniencies used (on stderr).
+        #[arg(long)]
+        warnings: bool,
+    },
+}
+
+fn parse_rules(s: &str) -> Result<kosumi::Rules, String> {
+    kosumi::Rules::preset(s).map_err(|e| e.to_string())
 }
 
 fn main() -> ExitCode {
@@ -102,6 +134,45 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Gtp(a)) => run_gtp(a),
+        Some(Command::Replay {
+            files,
+            rules,
+            strict,
+            tolerant,
+            until,
+            board,
+            warnings,
+        }) => {
+            let opts = kosumi::sgf::ReplayOptions {
+                rules,
+                strict,
+                tolerant,
+                stop_before: None,
+            };
+            let mut ok = true;
+            for f in &files {
+                let rep = kosumi::sgf::report::replay_file(f, &opts, until);
+                if warnings {
+                    for w in &rep.warnings {
+                        eprintln!("warning: {w}");
+                    }
+                }
+                for (i, line) in rep.lines.iter().enumerate() {
+                    println!("{line}");
+                    if board {
+                        if let Some(Some(b)) = rep.boards.get(i) {
+                            println!("{b}");
+                        }
+                    }
+                }
+                ok &= rep.ok;
+            }
+            if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
         None => run_gtp(cli.gtp),
     }
 }
