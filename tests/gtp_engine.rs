@@ -339,3 +339,56 @@ fn input_waiting_sees_lines_queued_behind_the_running_one() {
     signal.lines_read.store(4, Ordering::SeqCst);
     assert!(e.input_waiting());
 }
+
+#[test]
+fn printsgf_then_loadsgf_gives_the_same_position() {
+    let mut e = Engine::with_random_player(Config {
+        seed: 9,
+        ..Config::default()
+    });
+    ok(&mut e, "boardsize 9");
+    ok(&mut e, "komi 5.5");
+    ok(&mut e, "fixed_handicap 2");
+    for _ in 0..30 {
+        ok(&mut e, "genmove w");
+        ok(&mut e, "genmove b");
+    }
+    ok(&mut e, "play w pass");
+    let text = ok(&mut e, "printsgf");
+    assert!(
+        text.starts_with("(;") && text.trim_end().ends_with(')'),
+        "{text}"
+    );
+    let dir = std::env::temp_dir().join(format!("kosumi gtp {}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("round trip.sgf");
+    let quoted = format!("\"{}\"", file.display());
+    ok(&mut e, &format!("printsgf {quoted}"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap().trim_end(), text);
+    let before: Vec<String> = [
+        "list_stones b",
+        "list_stones w",
+        "captures b",
+        "captures w",
+        "showboard",
+    ]
+    .iter()
+    .map(|c| ok(&mut e, c))
+    .collect();
+    let moves = e.game().moves().to_vec();
+    ok(&mut e, "clear_board");
+    ok(&mut e, &format!("loadsgf {quoted}"));
+    let after: Vec<String> = [
+        "list_stones b",
+        "list_stones w",
+        "captures b",
+        "captures w",
+        "showboard",
+    ]
+    .iter()
+    .map(|c| ok(&mut e, c))
+    .collect();
+    assert_eq!(before, after);
+    assert_eq!(e.game().moves(), moves.as_slice());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -229,7 +229,6 @@ play b c4
 }
 
 #[test]
-#[ignore = "needs loadsgf, which lands with the sgf module; run with --ignored after the merge"]
 fn superko_legality_suites() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gtp/regress");
     let mut total = 0;

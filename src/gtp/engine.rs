@@ -100,6 +100,8 @@ static COMMANDS: &[CommandSpec] = &[
     c("play", cmd_play),
     c("genmove", |e, r| e.genmove(r, false, true)),
     c("reg_genmove", |e, r| e.genmove(r, false, false)),
+    c("loadsgf", cmd_loadsgf),
+    c("printsgf", cmd_printsgf),
     c("undo", cmd_undo),
     c("gg-undo", cmd_gg_undo),
     c("fixed_handicap", cmd_fixed_handicap),
@@ -551,6 +553,59 @@ fn cmd_set_free_handicap(e: &mut Engine, r: &Request) -> Result<String, String> 
         _ => "bad vertex list".to_string(),
     })?;
     e.player.clear();
+    Ok(String::new())
+}
+
+/// `loadsgf FILE [MOVE]`: the position before move MOVE (all moves when
+/// omitted) of the file's main line, replayed tolerantly under the active
+/// rules; board size and komi from the file (komi kept when the file has
+/// none). FILE may be double-quoted when it holds spaces.
+fn cmd_loadsgf(e: &mut Engine, r: &Request) -> Result<String, String> {
+    let (file, rest) = line::quoted_arg(&r.raw_args)?;
+    if file.is_empty() {
+        return Err("wrong number of arguments: loadsgf expects FILE [MOVE]".into());
+    }
+    let rest: Vec<&str> = rest.split_whitespace().collect();
+    let before = match rest.as_slice() {
+        [] => None,
+        [n] => Some(parse_count(n)?),
+        _ => return Err("wrong number of arguments: loadsgf expects FILE [MOVE]".into()),
+    };
+    let rules = e.game.rules();
+    match crate::sgf::load_position(std::path::Path::new(&file), before, Some(rules)) {
+        Ok(loaded) => {
+            for w in &loaded.warnings {
+                eprintln!("kosumi: loadsgf {file}: {w}");
+            }
+            let komi = loaded.komi.unwrap_or(e.game.komi());
+            e.game = loaded.game;
+            e.game.set_komi(komi);
+            e.game.set_rules(rules);
+            e.player.clear();
+            Ok(String::new())
+        }
+        Err(err) => {
+            eprintln!("kosumi: loadsgf: {err}");
+            Err("cannot load file".into())
+        }
+    }
+}
+
+/// `printsgf [FILE]`: the game as SGF, as the response or into FILE
+/// (which may be double-quoted).
+fn cmd_printsgf(e: &mut Engine, r: &Request) -> Result<String, String> {
+    let (file, rest) = line::quoted_arg(&r.raw_args)?;
+    if !rest.trim().is_empty() {
+        return Err("wrong number of arguments: printsgf expects [FILE]".into());
+    }
+    let text = crate::sgf::game_to_sgf(&e.game, &crate::sgf::GameInfo::default());
+    if file.is_empty() {
+        return Ok(text);
+    }
+    std::fs::write(&file, &text).map_err(|err| {
+        eprintln!("kosumi: printsgf {file}: {err}");
+        "cannot write file".to_string()
+    })?;
     Ok(String::new())
 }
 
