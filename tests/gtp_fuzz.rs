@@ -158,8 +158,59 @@ fn command_line() -> impl Strategy<Value = Vec<u8>> {
         })
 }
 
+/// A vertex on or near a 9x9 board (column I and row 0 included), or a
+/// pass.
+fn vertex() -> impl Strategy<Value = String> {
+    prop_oneof![
+        10 => (0usize..10, 0usize..11).prop_map(|(x, y)| {
+            format!("{}{y}", b"ABCDEFGHIJ"[x] as char)
+        }),
+        1 => Just("pass".to_string()),
+    ]
+}
+
+fn colour() -> impl Strategy<Value = String> {
+    prop::sample::select(vec!["b", "w", "B", "W", "black", "white"]).prop_map(String::from)
+}
+
+/// Commands with the argument shapes they expect, so that play, genmove,
+/// undo, handicaps and scoring really change and read the state.
+fn shaped_command() -> impl Strategy<Value = Vec<u8>> {
+    let gen = prop::sample::select(vec!["genmove", "reg_genmove", "kgs-genmove_cleanup"]);
+    let plain = prop::sample::select(vec![
+        "clear_board",
+        "undo",
+        "showboard",
+        "final_score",
+        "kosumi-superko_history",
+        "printsgf",
+        "list_commands",
+    ]);
+    let line = prop_oneof![
+        8 => (colour(), vertex()).prop_map(|(c, v)| format!("play {c} {v}")),
+        3 => (gen, colour()).prop_map(|(g, c)| format!("{g} {c}")),
+        2 => plain.prop_map(String::from),
+        1 => (0usize..5).prop_map(|n| format!("gg-undo {n}")),
+        1 => prop::sample::select(vec![2usize, 3, 5, 7, 9, 9, 9]).prop_map(|n| format!("boardsize {n}")),
+        1 => (0usize..12).prop_map(|n| format!("fixed_handicap {n}")),
+        1 => (0usize..12).prop_map(|n| format!("place_free_handicap {n}")),
+        1 => prop::collection::vec(vertex(), 0..5).prop_map(|v| format!("set_free_handicap {}", v.join(" "))),
+        1 => (colour(), vertex()).prop_map(|(c, v)| format!("is_legal {c} {v}")),
+        1 => prop::sample::select(vec!["alive", "dead", "seki"]).prop_map(|s| format!("final_status_list {s}")),
+        1 => prop::sample::select(vec!["japanese", "chinese", "aga", "new_zealand"]).prop_map(|r| format!("kgs-rules {r}")),
+        1 => prop::sample::select(vec!["ko=simple", "ko=situational", "ko=positional", "suicide=yes", "suicide=no"]).prop_map(|r| format!("kosumi-rules {r}")),
+    ];
+    (prop::option::of(0u32..100), line).prop_map(|(id, l)| match id {
+        Some(id) => format!("{id} {l}").into_bytes(),
+        None => l.into_bytes(),
+    })
+}
+
 fn mixed_session() -> impl Strategy<Value = Vec<Vec<u8>>> {
-    prop::collection::vec(prop_oneof![1 => raw_line(), 4 => command_line()], 1..60)
+    prop::collection::vec(
+        prop_oneof![1 => raw_line(), 2 => command_line(), 6 => shaped_command()],
+        1..80,
+    )
 }
 
 proptest! {
