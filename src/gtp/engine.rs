@@ -57,7 +57,60 @@ impl Default for Config {
     }
 }
 
-type Handler = fn(&mut Engine, &Request) -> Result<String, String>;
+/// Why a command failed; its text is the error response. The variants
+/// with fixed text are the specification's canonical messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    /// No such command (`unknown command`).
+    UnknownCommand,
+    /// Too few or too many arguments.
+    Arguments(String),
+    /// An argument that cannot be read (colour, vertex, number, name).
+    Syntax(String),
+    /// `illegal move`.
+    IllegalMove,
+    /// `unacceptable size`.
+    UnacceptableSize,
+    /// `cannot undo`.
+    CannotUndo,
+    /// `board not empty`.
+    BoardNotEmpty,
+    /// `invalid number of stones`.
+    InvalidStoneCount,
+    /// `bad vertex list`.
+    BadVertexList,
+    /// `cannot load file`.
+    CannotLoadFile,
+    /// `cannot write file`.
+    CannotWriteFile,
+}
+
+impl std::fmt::Display for CommandError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CommandError::UnknownCommand => f.write_str("unknown command"),
+            CommandError::Arguments(m) | CommandError::Syntax(m) => f.write_str(m),
+            CommandError::IllegalMove => f.write_str("illegal move"),
+            CommandError::UnacceptableSize => f.write_str("unacceptable size"),
+            CommandError::CannotUndo => f.write_str("cannot undo"),
+            CommandError::BoardNotEmpty => f.write_str("board not empty"),
+            CommandError::InvalidStoneCount => f.write_str("invalid number of stones"),
+            CommandError::BadVertexList => f.write_str("bad vertex list"),
+            CommandError::CannotLoadFile => f.write_str("cannot load file"),
+            CommandError::CannotWriteFile => f.write_str("cannot write file"),
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+impl From<String> for CommandError {
+    fn from(s: String) -> CommandError {
+        CommandError::Syntax(s)
+    }
+}
+
+type Handler = fn(&mut Engine, &Request) -> Result<String, CommandError>;
 
 /// One GTP command: its exact name, whether `list_commands` shows it, and
 /// its handler.
@@ -235,11 +288,11 @@ impl Engine {
                 }
                 let result = match find(&req.name) {
                     Some(spec) => (spec.handler)(self, &req),
-                    None => Err("unknown command".to_string()),
+                    None => Err(CommandError::UnknownCommand),
                 };
                 let text = match &result {
                     Ok(body) => format_response(req.id.as_deref(), true, body),
-                    Err(msg) => format_response(req.id.as_deref(), false, msg),
+                    Err(err) => format_response(req.id.as_deref(), false, &err.to_string()),
                 };
                 Some(text)
             }
@@ -254,7 +307,7 @@ impl Engine {
         self.player.clear();
     }
 
-    fn genmove(&mut self, r: &Request, cleanup: bool, play: bool) -> Result<String, String> {
+    fn genmove(&mut self, r: &Request, cleanup: bool, play: bool) -> Result<String, CommandError> {
         args_n(r, 1)?;
         let color = parse_color(&r.args[0])?;
         let decision = self.decide(color, cleanup);
@@ -358,19 +411,19 @@ pub fn format_response(id: Option<&str>, success: bool, body: &str) -> String {
     out
 }
 
-fn no_args(r: &Request) -> Result<(), String> {
+fn no_args(r: &Request) -> Result<(), CommandError> {
     args_n(r, 0)
 }
 
-fn args_n(r: &Request, n: usize) -> Result<(), String> {
+fn args_n(r: &Request, n: usize) -> Result<(), CommandError> {
     if r.args.len() == n {
         Ok(())
     } else {
-        Err(format!(
+        Err(CommandError::Arguments(format!(
             "wrong number of arguments: {} expects {n}, got {}",
             r.name,
             r.args.len()
-        ))
+        )))
     }
 }
 
@@ -399,12 +452,12 @@ fn parse_u32(s: &str) -> Result<u32, String> {
         .map_err(|_| format!("invalid number '{}'", clip(s)))
 }
 
-fn cmd_known_command(_: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_known_command(_: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args_n(r, 1)?;
     Ok(find(&r.args[0]).is_some().to_string())
 }
 
-fn cmd_list_commands(_: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_list_commands(_: &mut Engine, r: &Request) -> Result<String, CommandError> {
     no_args(r)?;
     Ok(COMMANDS
         .iter()
@@ -414,41 +467,44 @@ fn cmd_list_commands(_: &mut Engine, r: &Request) -> Result<String, String> {
         .join("\n"))
 }
 
-fn cmd_quit(e: &mut Engine, _: &Request) -> Result<String, String> {
+fn cmd_quit(e: &mut Engine, _: &Request) -> Result<String, CommandError> {
     e.quit = true;
     Ok(String::new())
 }
 
-fn cmd_boardsize(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_boardsize(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args_n(r, 1)?;
     let n: i64 = r.args[0]
         .parse()
         .map_err(|_| format!("invalid size '{}'", clip(&r.args[0])))?;
     if n < MIN_SIZE as i64 || n > MAX_SIZE as i64 {
-        return Err("unacceptable size".into());
+        return Err(CommandError::UnacceptableSize);
     }
     e.new_game(n as usize);
     Ok(String::new())
 }
 
-fn cmd_clear_board(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_clear_board(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     no_args(r)?;
     e.new_game(e.game.size());
     Ok(String::new())
 }
 
-fn cmd_komi(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_komi(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args_n(r, 1)?;
     match r.args[0].parse::<f32>() {
         Ok(k) if k.is_finite() && k.abs() <= 1000.0 => {
             e.game.set_komi(k);
             Ok(String::new())
         }
-        _ => Err(format!("invalid komi '{}'", clip(&r.args[0]))),
+        _ => Err(CommandError::Syntax(format!(
+            "invalid komi '{}'",
+            clip(&r.args[0])
+        ))),
     }
 }
 
-fn cmd_play(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_play(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args_n(r, 2)?;
     let color = parse_color(&r.args[0])?;
     let mv = e.parse_vertex(&r.args[1])?;
@@ -460,23 +516,23 @@ fn cmd_play(e: &mut Engine, r: &Request) -> Result<String, String> {
                 color.name(),
                 mv.to_gtp(e.game.size())
             );
-            Err("illegal move".into())
+            Err(CommandError::IllegalMove)
         }
     }
 }
 
-fn undo_n(e: &mut Engine, n: usize) -> Result<String, String> {
-    e.game.undo_many(n).map_err(|_| "cannot undo".to_string())?;
+fn undo_n(e: &mut Engine, n: usize) -> Result<String, CommandError> {
+    e.game.undo_many(n).map_err(|_| CommandError::CannotUndo)?;
     e.player.clear();
     Ok(String::new())
 }
 
-fn cmd_undo(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_undo(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     no_args(r)?;
     undo_n(e, 1)
 }
 
-fn cmd_gg_undo(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_gg_undo(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     let n = match r.args.len() {
         0 => 1,
         1 => parse_count(&r.args[0])?,
@@ -485,15 +541,15 @@ fn cmd_gg_undo(e: &mut Engine, r: &Request) -> Result<String, String> {
     undo_n(e, n)
 }
 
-fn handicap_error(err: HandicapError) -> String {
+fn handicap_error(err: HandicapError) -> CommandError {
     match err {
-        HandicapError::BoardNotEmpty => "board not empty".into(),
-        HandicapError::InvalidCount(_) => "invalid number of stones".into(),
-        HandicapError::BadPoint(_) => "bad vertex list".into(),
+        HandicapError::BoardNotEmpty => CommandError::BoardNotEmpty,
+        HandicapError::InvalidCount(_) => CommandError::InvalidStoneCount,
+        HandicapError::BadPoint(_) => CommandError::BadVertexList,
     }
 }
 
-fn cmd_fixed_handicap(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_fixed_handicap(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args_n(r, 1)?;
     let n = parse_count(&r.args[0])?;
     let points = e.game.fixed_handicap(n).map_err(handicap_error)?;
@@ -522,35 +578,35 @@ fn free_handicap_points(size: usize, n: usize) -> Vec<Point> {
     pts
 }
 
-fn cmd_place_free_handicap(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_place_free_handicap(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args_n(r, 1)?;
     let n = parse_count(&r.args[0])?;
     if n < 2 || n >= e.game.size() * e.game.size() {
-        return Err("invalid number of stones".into());
+        return Err(CommandError::InvalidStoneCount);
     }
     if !e.game.moves().is_empty() || e.game.board().empty_count() != e.game.size().pow(2) {
-        return Err("board not empty".into());
+        return Err(CommandError::BoardNotEmpty);
     }
     let points = free_handicap_points(e.game.size(), n);
     if points.len() < 2 {
-        return Err("invalid number of stones".into());
+        return Err(CommandError::InvalidStoneCount);
     }
     e.game.set_free_handicap(&points).map_err(handicap_error)?;
     e.player.clear();
     Ok(e.vertices(&points))
 }
 
-fn cmd_set_free_handicap(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_set_free_handicap(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     let mut points = Vec::new();
     for a in &r.args {
         match e.parse_vertex(a)? {
             Move::Play(p) => points.push(p),
-            Move::Pass => return Err("bad vertex list".into()),
+            Move::Pass => return Err(CommandError::BadVertexList),
         }
     }
     e.game.set_free_handicap(&points).map_err(|err| match err {
-        HandicapError::BoardNotEmpty => "board not empty".to_string(),
-        _ => "bad vertex list".to_string(),
+        HandicapError::BoardNotEmpty => CommandError::BoardNotEmpty,
+        _ => CommandError::BadVertexList,
     })?;
     e.player.clear();
     Ok(String::new())
@@ -560,16 +616,22 @@ fn cmd_set_free_handicap(e: &mut Engine, r: &Request) -> Result<String, String> 
 /// omitted) of the file's main line, replayed tolerantly under the active
 /// rules; board size and komi from the file (komi kept when the file has
 /// none). FILE may be double-quoted when it holds spaces.
-fn cmd_loadsgf(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_loadsgf(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     let (file, rest) = line::quoted_arg(&r.raw_args)?;
     if file.is_empty() {
-        return Err("wrong number of arguments: loadsgf expects FILE [MOVE]".into());
+        return Err(CommandError::Arguments(
+            "wrong number of arguments: loadsgf expects FILE [MOVE]".into(),
+        ));
     }
     let rest: Vec<&str> = rest.split_whitespace().collect();
     let before = match rest.as_slice() {
         [] => None,
         [n] => Some(parse_count(n)?),
-        _ => return Err("wrong number of arguments: loadsgf expects FILE [MOVE]".into()),
+        _ => {
+            return Err(CommandError::Arguments(
+                "wrong number of arguments: loadsgf expects FILE [MOVE]".into(),
+            ))
+        }
     };
     let rules = e.game.rules();
     match crate::sgf::load_position(std::path::Path::new(&file), before, Some(rules)) {
@@ -586,17 +648,19 @@ fn cmd_loadsgf(e: &mut Engine, r: &Request) -> Result<String, String> {
         }
         Err(err) => {
             eprintln!("kosumi: loadsgf: {err}");
-            Err("cannot load file".into())
+            Err(CommandError::CannotLoadFile)
         }
     }
 }
 
 /// `printsgf [FILE]`: the game as SGF, as the response or into FILE
 /// (which may be double-quoted).
-fn cmd_printsgf(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_printsgf(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     let (file, rest) = line::quoted_arg(&r.raw_args)?;
     if !rest.trim().is_empty() {
-        return Err("wrong number of arguments: printsgf expects [FILE]".into());
+        return Err(CommandError::Arguments(
+            "wrong number of arguments: printsgf expects [FILE]".into(),
+        ));
     }
     let text = crate::sgf::game_to_sgf(&e.game, &crate::sgf::GameInfo::default());
     if file.is_empty() {
@@ -604,12 +668,12 @@ fn cmd_printsgf(e: &mut Engine, r: &Request) -> Result<String, String> {
     }
     std::fs::write(&file, &text).map_err(|err| {
         eprintln!("kosumi: printsgf {file}: {err}");
-        "cannot write file".to_string()
+        CommandError::CannotWriteFile
     })?;
     Ok(String::new())
 }
 
-fn cmd_time_settings(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_time_settings(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args_n(r, 3)?;
     let main = parse_seconds(&r.args[0])?;
     let byo = parse_seconds(&r.args[1])?;
@@ -618,7 +682,7 @@ fn cmd_time_settings(e: &mut Engine, r: &Request) -> Result<String, String> {
     Ok(String::new())
 }
 
-fn cmd_kgs_time_settings(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_kgs_time_settings(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     let kind = r.args.first().map(String::as_str).unwrap_or("");
     let settings = match (kind, r.args.len()) {
         ("none", 1) => TimeSettings::Unlimited,
@@ -641,17 +705,17 @@ fn cmd_kgs_time_settings(e: &mut Engine, r: &Request) -> Result<String, String> 
             },
         },
         _ => {
-            return Err(
+            return Err(CommandError::Arguments(
                 "expected none | absolute MAIN | byoyomi MAIN PERIOD PERIODS | canadian MAIN PERIOD STONES"
                     .into(),
-            )
+            ))
         }
     };
     e.clock = Clock::new(settings);
     Ok(String::new())
 }
 
-fn cmd_time_left(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_time_left(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args_n(r, 3)?;
     let color = parse_color(&r.args[0])?;
     let seconds = parse_seconds(&r.args[1])?;
@@ -660,7 +724,7 @@ fn cmd_time_left(e: &mut Engine, r: &Request) -> Result<String, String> {
     Ok(String::new())
 }
 
-fn cmd_final_score(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_final_score(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     no_args(r)?;
     let chains = e.chains();
     let dead = status::stones_with(&chains, Status::Dead);
@@ -668,7 +732,7 @@ fn cmd_final_score(e: &mut Engine, r: &Request) -> Result<String, String> {
     Ok(result.to_string())
 }
 
-fn cmd_final_status_list(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_final_status_list(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args_n(r, 1)?;
     let wanted = Status::parse(&r.args[0])
         .ok_or_else(|| format!("invalid status '{}'", clip(&r.args[0])))?;
@@ -681,7 +745,7 @@ fn cmd_final_status_list(e: &mut Engine, r: &Request) -> Result<String, String> 
     Ok(lines.join("\n"))
 }
 
-fn cmd_showboard(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_showboard(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     no_args(r)?;
     let g = &e.game;
     Ok(format!(
@@ -695,17 +759,17 @@ fn cmd_showboard(e: &mut Engine, r: &Request) -> Result<String, String> {
     ))
 }
 
-fn cmd_is_legal(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_is_legal(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args_n(r, 2)?;
     let color = parse_color(&r.args[0])?;
     match parse_gtp_move(&r.args[1], e.game.size()) {
         Ok(mv) => Ok(if e.game.is_legal(color, mv) { "1" } else { "0" }.into()),
         Err(VertexError::OffBoard(_)) => Ok("0".into()),
-        Err(err) => Err(err.to_string()),
+        Err(err) => Err(CommandError::Syntax(err.to_string())),
     }
 }
 
-fn cmd_all_legal(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_all_legal(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args_n(r, 1)?;
     let color = parse_color(&r.args[0])?;
     let pts: Vec<Point> = e
@@ -717,7 +781,7 @@ fn cmd_all_legal(e: &mut Engine, r: &Request) -> Result<String, String> {
     Ok(e.vertices(&pts))
 }
 
-fn cmd_list_stones(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_list_stones(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args_n(r, 1)?;
     let color = parse_color(&r.args[0])?;
     let b = e.game.board();
@@ -725,7 +789,7 @@ fn cmd_list_stones(e: &mut Engine, r: &Request) -> Result<String, String> {
     Ok(e.vertices(&pts))
 }
 
-fn cmd_captures(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_captures(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args_n(r, 1)?;
     let color = parse_color(&r.args[0])?;
     Ok(e.game.captures(color).to_string())
@@ -749,19 +813,24 @@ fn cpu_seconds(started: Instant) -> f64 {
     from_proc.unwrap_or_else(|| started.elapsed().as_secs_f64())
 }
 
-fn cmd_cputime(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_cputime(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     no_args(r)?;
     Ok(format!("{:.3}", cpu_seconds(e.started)))
 }
 
-fn cmd_kgs_rules(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_kgs_rules(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args_n(r, 1)?;
     let rules = match r.args[0].as_str() {
         "japanese" => Rules::JAPANESE,
         "chinese" => Rules::CHINESE,
         "aga" => Rules::AGA,
         "new_zealand" => Rules::NEW_ZEALAND,
-        other => return Err(format!("unknown rules '{}'", clip(other))),
+        other => {
+            return Err(CommandError::Syntax(format!(
+                "unknown rules '{}'",
+                clip(other)
+            )))
+        }
     };
     e.game.set_rules(rules);
     Ok(String::new())
@@ -781,7 +850,7 @@ none/Rules: new_zealand/kosumi-rules new_zealand
 none/Rules: tromp-taylor/kosumi-rules tromp-taylor
 plist/Legal moves for side to move/all_legal %m";
 
-fn cmd_gogui_analyze_commands(_: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_gogui_analyze_commands(_: &mut Engine, r: &Request) -> Result<String, CommandError> {
     no_args(r)?;
     Ok(ANALYZE_COMMANDS.into())
 }
@@ -801,7 +870,7 @@ fn describe_rules(rules: Rules) -> String {
 
 /// `kosumi-rules [PRESET | ko=simple|positional|situational |
 /// suicide=yes|no]...`: applies each argument in turn, then shows the rules.
-fn cmd_kosumi_rules(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_kosumi_rules(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     let mut rules = e.game.rules();
     for a in &r.args {
         if let Some(k) = a.strip_prefix("ko=") {
@@ -810,7 +879,12 @@ fn cmd_kosumi_rules(e: &mut Engine, r: &Request) -> Result<String, String> {
             rules.suicide = match s {
                 "yes" | "true" | "1" | "allowed" => true,
                 "no" | "false" | "0" | "forbidden" => false,
-                _ => return Err(format!("invalid suicide setting '{}'", clip(s))),
+                _ => {
+                    return Err(CommandError::Syntax(format!(
+                        "invalid suicide setting '{}'",
+                        clip(s)
+                    )))
+                }
             };
         } else {
             rules = Rules::preset(a).map_err(|e| e.to_string())?;
@@ -820,7 +894,7 @@ fn cmd_kosumi_rules(e: &mut Engine, r: &Request) -> Result<String, String> {
     Ok(describe_rules(rules))
 }
 
-fn cmd_kosumi_superko_history(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_kosumi_superko_history(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     no_args(r)?;
     let g = &e.game;
     let size = g.size();
@@ -864,7 +938,7 @@ fn cmd_kosumi_superko_history(e: &mut Engine, r: &Request) -> Result<String, Str
     Ok(out.join("\n"))
 }
 
-fn cmd_kosumi_ownership(e: &mut Engine, r: &Request) -> Result<String, String> {
+fn cmd_kosumi_ownership(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     no_args(r)?;
     let own = e.player.ownership(&e.game);
     let n = e.game.size();
