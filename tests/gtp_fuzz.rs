@@ -213,8 +213,37 @@ fn mixed_session() -> impl Strategy<Value = Vec<Vec<u8>>> {
     )
 }
 
+/// The specification's four preprocessing steps, written out one by one
+/// on text (a second implementation to compare with `line::preprocess`).
+fn reference_preprocess(raw: &[u8]) -> Vec<u8> {
+    let line: Vec<u8> = raw.iter().copied().take_while(|&b| b != b'\n').collect();
+    // 1. Remove control characters except HT and LF.
+    let step1: Vec<u8> = line
+        .into_iter()
+        .filter(|&b| b == b'\t' || !(b < 32 || b == 127))
+        .collect();
+    // 2. Remove comments.
+    let step2: Vec<u8> = match step1.iter().position(|&b| b == b'#') {
+        Some(i) => step1[..i].to_vec(),
+        None => step1,
+    };
+    // 3. HT to space.
+    step2
+        .into_iter()
+        .map(|b| if b == b'\t' { b' ' } else { b })
+        .collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn preprocessing_matches_the_four_spec_steps(raw in raw_line()) {
+        prop_assert_eq!(line::preprocess(&raw), reference_preprocess(&raw));
+        // 4. A line empty after the steps gets no response.
+        let blank = reference_preprocess(&raw).iter().all(|&b| b == b' ');
+        prop_assert_eq!(blank, line::parse(&raw) == Line::Empty);
+    }
 
     #[test]
     fn any_bytes_get_one_well_formed_response(lines in prop::collection::vec(raw_line(), 1..20)) {
