@@ -848,7 +848,7 @@ none/Rules: japanese/kosumi-rules japanese
 none/Rules: aga/kosumi-rules aga
 none/Rules: new_zealand/kosumi-rules new_zealand
 none/Rules: tromp-taylor/kosumi-rules tromp-taylor
-plist/Legal moves for side to move/all_legal %m";
+plist/Legal moves/all_legal %c";
 
 fn cmd_gogui_analyze_commands(_: &mut Engine, r: &Request) -> Result<String, CommandError> {
     no_args(r)?;
