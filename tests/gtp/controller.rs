@@ -2,8 +2,6 @@
 //! response parser: raw lines in (no ids unless the line has one), whole
 //! responses out, every stdout byte kept for checking.
 
-#![allow(dead_code)]
-
 use gtp::detached_command::DetachedCommand;
 use gtp::{Command, Response, ResponseParser};
 use std::time::{Duration, Instant};

@@ -9,7 +9,7 @@
 //!
 //! The default run is short. The soak run goes on for `KOSUMI_FUZZ_SECS`
 //! seconds (default 600):
-//! `KOSUMI_FUZZ_SECS=600 cargo test --release --test gtp_fuzz -- --ignored --nocapture`.
+//! `KOSUMI_FUZZ_SECS=600 cargo test --release --test gtp_suite -- fuzz::soak --ignored --nocapture`.
 
 use kosumi::gtp::line::{self, Line};
 use kosumi::gtp::{Config, Engine};

@@ -9,10 +9,7 @@
 //! never with the `gtp` crate's `EntityParser::vertex`, which maps the
 //! non-existent column I onto H.
 
-#[path = "gtp/controller.rs"]
-mod controller;
-
-use controller::Controller;
+use crate::controller::Controller;
 use gtp::Command;
 use kosumi::point::{parse_gtp_move, Move};
 use std::io::{Read, Write};

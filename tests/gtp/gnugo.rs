@@ -7,10 +7,7 @@
 //! Skips with a note when /usr/games/gnugo is missing, unless
 //! `KOSUMI_REQUIRE_GNUGO=1` (set by `.ci/run`, which installs it).
 
-#[path = "gtp/controller.rs"]
-mod controller;
-
-use controller::Controller;
+use crate::controller::Controller;
 use kosumi::point::{parse_gtp_move, Move};
 use std::path::Path;
 
@@ -96,7 +93,7 @@ fn short_game_against_gnugo_keeps_both_boards_equal() {
 
 /// Whole games to two passes (or 400 plies) for five seeds, about 100
 /// plies each, ten seconds in all:
-/// `cargo test --release --test gtp_gnugo -- --ignored`.
+/// `cargo test --release --test gtp_suite -- gnugo --ignored`.
 #[test]
 #[ignore]
 fn whole_games_against_gnugo() {
