@@ -83,6 +83,8 @@ pub enum CommandError {
     CannotLoadFile,
     /// `cannot write file`.
     CannotWriteFile,
+    /// A bug: the handler panicked (`internal error`); the engine goes on.
+    Internal,
 }
 
 impl std::fmt::Display for CommandError {
@@ -98,6 +100,7 @@ impl std::fmt::Display for CommandError {
             CommandError::BadVertexList => f.write_str("bad vertex list"),
             CommandError::CannotLoadFile => f.write_str("cannot load file"),
             CommandError::CannotWriteFile => f.write_str("cannot write file"),
+            CommandError::Internal => f.write_str("internal error"),
         }
     }
 }
@@ -286,8 +289,13 @@ impl Engine {
                 if self.config.verbose {
                     eprintln!("kosumi: < {} {}", req.name, req.raw_args);
                 }
+                // A panic is a bug; answer it as an error (the panic message
+                // goes to stderr) rather than leave the controller hanging.
                 let result = match find(&req.name) {
-                    Some(spec) => (spec.handler)(self, &req),
+                    Some(spec) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        (spec.handler)(self, &req)
+                    }))
+                    .unwrap_or(Err(CommandError::Internal)),
                     None => Err(CommandError::UnknownCommand),
                 };
                 let text = match &result {

@@ -392,3 +392,23 @@ fn printsgf_then_loadsgf_gives_the_same_position() {
     assert_eq!(e.game().moves(), moves.as_slice());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+struct Broken;
+
+impl Player for Broken {
+    fn name(&self) -> String {
+        "broken".into()
+    }
+    fn genmove(&mut self, _: &GenmoveRequest<'_>) -> Decision {
+        panic!("deliberate test panic in a player")
+    }
+}
+
+#[test]
+fn a_panicking_command_is_answered_and_the_engine_goes_on() {
+    let mut e = Engine::new(Config::default(), Box::new(Broken));
+    assert_eq!(e.execute(b"5 genmove b").unwrap(), "?5 internal error\n\n");
+    assert_eq!(ok(&mut e, "name"), "Kosumi");
+    ok(&mut e, "play b d4");
+    assert_eq!(ok(&mut e, "list_stones b"), "D4");
+}

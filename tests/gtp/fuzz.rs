@@ -38,6 +38,11 @@ fn check_response(raw: &[u8], response: Option<String>) -> Result<(), TestCaseEr
             prop_assert!(prefix_ok, "bad start {:?} for {:?}", r, raw);
             prop_assert!(r.ends_with("\n\n"), "bad end {:?}", r);
             prop_assert!(
+                !r.contains("internal error"),
+                "a handler panicked on {:?}",
+                raw
+            );
+            prop_assert!(
                 !r[..r.len() - 2].contains("\n\n"),
                 "empty line inside {:?}",
                 r
