@@ -357,7 +357,7 @@ fn run(size: usize, rules: Rules, seed: u64, games: usize, max_moves: usize) -> 
                 }
             }
             assert!(g.is_legal(c, Move::Pass));
-            if move_no % 16 == 0 {
+            if move_no.is_multiple_of(16) {
                 let mut want: Vec<Move> = legal.iter().map(|&p| Move::Play(p)).collect();
                 want.push(Move::Pass);
                 assert_eq!(g.legal_moves(c), want, "{context}: legal_moves");
