@@ -7,7 +7,7 @@
 //! - the incremental stone hash equals the recomputed hash and the hash of
 //!   the reference position (built from the Zobrist keys directly);
 //! - `check_invariants()` holds, and every chain's stone and liberty counts
-//!   equal the reference's flood fill;
+//!   equal the reference's flood fill, and so does the area count;
 //! - for every point, `Game::check` (and `is_legal`) gives exactly the
 //!   reference's verdict, reason included: occupied, suicide, ko, or superko
 //!   naming the first move after which the repeated position stood;
@@ -19,6 +19,7 @@
 //! above zero for each superko rule set.
 
 use kosumi::playout::below;
+use kosumi::score::area_counts;
 use kosumi::zobrist;
 use kosumi::{Board, Color, Game, IllegalMove, KoRule, Move, Point, Rules};
 use rand_xoshiro::rand_core::SeedableRng;
@@ -145,6 +146,44 @@ impl Pos {
         let b = self.cells.iter().filter(|&&v| v == 1).count();
         let w = self.cells.iter().filter(|&&v| v == 2).count();
         (b, w)
+    }
+
+    /// Tromp-Taylor area by flood fill of every empty region: (black,
+    /// white).
+    fn area(&self) -> (u32, u32) {
+        let mut counts = [0u32; 2];
+        let mut seen = vec![false; self.cells.len()];
+        for i in 0..self.cells.len() {
+            match self.cells[i] {
+                EMPTY if !seen[i] => {
+                    let mut region = 0;
+                    let mut touches = [false; 2];
+                    let mut stack = vec![i];
+                    seen[i] = true;
+                    while let Some(s) = stack.pop() {
+                        region += 1;
+                        for q in self.neighbors(s) {
+                            match self.cells[q] {
+                                EMPTY if !seen[q] => {
+                                    seen[q] = true;
+                                    stack.push(q);
+                                }
+                                EMPTY => {}
+                                v => touches[v as usize - 1] = true,
+                            }
+                        }
+                    }
+                    match touches {
+                        [true, false] => counts[0] += region,
+                        [false, true] => counts[1] += region,
+                        _ => {}
+                    }
+                }
+                EMPTY => {}
+                v => counts[v as usize - 1] += 1,
+            }
+        }
+        (counts[0], counts[1])
     }
 
     fn point(&self, i: usize) -> Point {
@@ -283,6 +322,7 @@ fn compare_board(g: &Game, r: &Reference, context: &str) {
         r.captures,
         "{context}: captures"
     );
+    assert_eq!(area_counts(b), pos.area(), "{context}: area count");
     // Chains and liberties against the reference's flood fill.
     let mut done = vec![false; pos.cells.len()];
     for i in 0..pos.cells.len() {
