@@ -374,6 +374,7 @@ fn run(size: usize, rules: Rules, seed: u64, games: usize, max_moves: usize) -> 
             // The verdict on every point, against the reference.
             let mut legal = Vec::new();
             let mut superko = Vec::new();
+            let mut verdicts = Vec::with_capacity(points.len());
             for (i, &p) in points.iter().enumerate() {
                 let want = r.check(c, i).map(|_| ());
                 let got = g.check(c, Move::Play(p));
@@ -386,6 +387,7 @@ fn run(size: usize, rules: Rules, seed: u64, games: usize, max_moves: usize) -> 
                     g.board()
                 );
                 assert_eq!(g.is_legal(c, Move::Play(p)), want.is_ok());
+                verdicts.push(want);
                 match want {
                     Ok(()) => legal.push(p),
                     Err(IllegalMove::Superko { after_move }) => {
@@ -449,6 +451,10 @@ fn run(size: usize, rules: Rules, seed: u64, games: usize, max_moves: usize) -> 
             let mut u = g.clone();
             u.undo().unwrap();
             assert_eq!(snapshot(&u), before, "{context}: undo");
+            // The restored superko history gives the same verdicts as before.
+            for (&p, want) in points.iter().zip(&verdicts) {
+                assert_eq!(&u.check(c, Move::Play(p)), want, "{context}: after undo");
+            }
             u.play(c, mv).unwrap();
             assert_eq!(snapshot(&u), after, "{context}: replay");
             // Now and then, undo several moves and replay them.
