@@ -694,6 +694,30 @@ impl Board {
         }
     }
 
+    /// Whether the benchmark playout may play `c` on the empty point `p`:
+    /// not an eye of `c` ([`Board::is_eye`]), not the simple-ko recapture,
+    /// and not a suicide of any size ([`Board::is_suicide`]). Same answer as
+    /// those three tests, in one pass in the usual case of a point with an
+    /// empty neighbour (the ko point never has one).
+    #[inline]
+    pub fn is_playout_candidate(&self, c: Color, p: Point) -> bool {
+        let me = cell_of(c);
+        let mut all_mine = true;
+        for q in p.neighbors() {
+            let cell = self.cells[q.index()];
+            if cell == EMPTY {
+                return true;
+            }
+            if cell != me && cell != OFF {
+                all_mine = false;
+            }
+        }
+        if all_mine && self.is_eye(c, p) {
+            return false;
+        }
+        !self.is_ko_recapture(c, p) && !self.is_suicide(c, p)
+    }
+
     /// Puts a stone on `p` or clears it, for setup (SGF `AB`/`AW`/`AE`,
     /// handicap). Nothing is captured, whatever the liberties; chains,
     /// liberties and hash are rebuilt, and the simple-ko point cleared.

@@ -11,6 +11,8 @@
 //! - for every point, `Game::check` (and `is_legal`) gives exactly the
 //!   reference's verdict, reason included: occupied, suicide, ko, or superko
 //!   naming the first move after which the repeated position stood;
+//! - the benchmark playout's eye and candidate tests agree with the
+//!   reference's;
 //! - undo then replay returns the same state.
 //!
 //! The moves include superko-illegal attempts, which must be refused without
@@ -142,6 +144,31 @@ impl Pos {
         })
     }
 
+    /// The benchmark playout's eye: every on-board neighbour is a stone of
+    /// `c`; opposing diagonal stones number 0 on the edge, at most 1
+    /// elsewhere.
+    fn is_eye(&self, c: Color, i: usize) -> bool {
+        if self.neighbors(i).iter().any(|&q| self.cells[q] != code(c)) {
+            return false;
+        }
+        let (x, y, n) = (i % self.size, i / self.size, self.size as isize);
+        let mut on_edge = false;
+        let mut opposing = 0;
+        for (dx, dy) in [(-1, -1), (1, -1), (-1, 1), (1, 1)] {
+            let (qx, qy) = (x as isize + dx, y as isize + dy);
+            if qx < 0 || qy < 0 || qx >= n || qy >= n {
+                on_edge = true;
+            } else if self.cells[(qy * n + qx) as usize] == code(c.opponent()) {
+                opposing += 1;
+            }
+        }
+        if on_edge {
+            opposing == 0
+        } else {
+            opposing <= 1
+        }
+    }
+
     fn stone_counts(&self) -> (usize, usize) {
         let b = self.cells.iter().filter(|&&v| v == 1).count();
         let w = self.cells.iter().filter(|&&v| v == 2).count();
@@ -250,6 +277,22 @@ impl Reference {
             }
         }
         Ok(out)
+    }
+
+    /// Whether the benchmark playout may play `c` on the empty point `i`:
+    /// not an eye, not a suicide of any size, not the simple-ko recapture.
+    fn playout_candidate(&self, c: Color, i: usize) -> bool {
+        if self.current().is_eye(c, i) {
+            return false;
+        }
+        match self.current().play(c, i, true) {
+            Err(_) => false,
+            Ok(out) if out.lost > 0 => false,
+            Ok(out) => {
+                let n = self.history.len();
+                !(self.last_was_play && n >= 2 && self.history[n - 2].0 == out.pos)
+            }
+        }
     }
 
     fn apply(&mut self, c: Color, mv: Move) {
@@ -387,6 +430,16 @@ fn run(size: usize, rules: Rules, seed: u64, games: usize, max_moves: usize) -> 
                     g.board()
                 );
                 assert_eq!(g.is_legal(c, Move::Play(p)), want.is_ok());
+                if g.board().is_empty(p) {
+                    let b = g.board();
+                    assert_eq!(b.is_eye(c, p), r.current().is_eye(c, i), "{context}: eye");
+                    assert_eq!(
+                        b.is_playout_candidate(c, p),
+                        r.playout_candidate(c, i),
+                        "{context}: playout candidate {}",
+                        p.to_gtp(size)
+                    );
+                }
                 verdicts.push(want);
                 match want {
                     Ok(()) => legal.push(p),
