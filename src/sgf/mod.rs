@@ -4,12 +4,14 @@
 //!
 //! 1. **Charset** ([`parse::decode`]): a byte order mark wins (UTF-8,
 //!    UTF-16 LE/BE); UTF-16 without one is recognised by its zero bytes;
-//!    otherwise the first `CA[]` in the file names the charset (any WHATWG
+//!    otherwise the `CA[]` of the game tree names the charset (any WHATWG
 //!    label through `encoding_rs`, plus `UTF8`, `EUC-CN`, `ISO8859_1`,
-//!    `MS_KANJI`...); without a usable `CA`, valid UTF-8 is UTF-8 and
-//!    anything else is whatever `chardetng` guesses. The whole file is
-//!    decoded before it is parsed, since in Shift_JIS, Big5 and GBK the
-//!    bytes of `]` and `\` occur inside characters.
+//!    `MS_KANJI`...; when the trees of one file declare different
+//!    charsets, each tree's bytes are decoded by its own); without a usable
+//!    `CA`, valid UTF-8 is UTF-8 and anything else is whatever `chardetng`
+//!    guesses (Latin-1 for one undeclared tree among declared ones). The
+//!    bytes are decoded before they are parsed, since in Shift_JIS, Big5
+//!    and GBK the bytes of `]` and `\` occur inside characters.
 //! 2. **Syntax** ([`parse::read_str`]): a loop with an explicit stack, so
 //!    nesting depth costs memory, never the call stack. Trees keep every
 //!    property, known or not, and every variation ([`tree`]).
