@@ -265,6 +265,16 @@ fn go_properties() {
         r.warnings,
         ["1:3: unknown rules 'RU[Ing-ish]': chinese used"]
     );
+    // Whitespace around a move: ignored with a warning, refused when strict.
+    let r = sgf::replay(&tree("(;SZ[5];B[ cc ])"), &ReplayOptions::default()).unwrap();
+    assert_eq!(r.game.moves()[0].mv, Move::Play(Point::new(2, 2)));
+    assert_eq!(r.warnings, ["1:9: whitespace in move B ignored"]);
+    let strict = ReplayOptions {
+        strict: true,
+        ..ReplayOptions::default()
+    };
+    let e = sgf::replay(&tree("(;SZ[5];B[ cc ])"), &strict).unwrap_err();
+    assert_eq!(e.message, "whitespace in move 'B[ cc ]'");
     // SZ[19:19] is square.
     assert!(sgf::replay(&tree("(;SZ[19:19])"), &ReplayOptions::default()).is_ok());
 }

@@ -380,6 +380,9 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                 "AW" => Some(Color::White),
                 _ => None,
             };
+            if opts.strict && p.values.iter().any(|v| v.trim().len() != v.len()) {
+                return Err(content(p.pos, format!("whitespace in point list {id}")));
+            }
             let pts = point_list(p, size)?;
             let changes: Vec<_> = pts.into_iter().map(|pt| (pt, c)).collect();
             setup
@@ -434,6 +437,15 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
             ));
         }
         let raw = p.values[0].trim();
+        if raw.len() != p.values[0].len() {
+            if opts.strict {
+                return Err(content(
+                    p.pos,
+                    format!("whitespace in move '{}[{}]'", p.id, clip(&p.values[0])),
+                ));
+            }
+            warnings.push(format!("{}: whitespace in move {} ignored", p.pos, p.id));
+        }
         let mv = parse_sgf_move(raw, size).map_err(|_| {
             content(
                 p.pos,

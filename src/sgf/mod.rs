@@ -47,7 +47,12 @@
 //!   passes omitted);
 //! - setup stones without liberties: removed;
 //! - several values for `B`/`W`: the first is used; an unreadable `PL` or
-//!   `KM`: ignored.
+//!   `KM`: ignored;
+//! - whitespace around a move or point value (`B[ dd]`): ignored.
+//!
+//! Noted but not refused in strict mode: an `RU` that names no known rule
+//! set (Chinese rules are used), a `CA` of UTF-16 on bytes that are not
+//! UTF-16.
 //!
 //! Not leniencies (FF[4] allows them): `B[tt]` is a pass on boards up to
 //! 19x19 (a point on larger boards), whitespace between identifier and
