@@ -26,7 +26,7 @@
 //!
 //! - text before the first `(` and between or after game trees (junk,
 //!   stray `)`), skipped;
-//! - FF[3] long property names (`GaMe`, `Black`, `CoPyright`): the
+//! - `FF[3]` long property names (`GaMe`, `Black`, `CoPyright`): the
 //!   lower-case letters are dropped (`GM`, `B`, `CP`);
 //! - a property repeated in one node (`AB[dd]AB[pd]`): values merged;
 //! - an unescaped `]` inside a value (`C[rank [12k]: hi]`) when what follows
@@ -34,7 +34,7 @@
 //!   as text;
 //! - a missing `;` after `(` before the first properties (the Nihon Ki-in
 //!   export), an empty `()`, redundant `((`;
-//! - nodes after a closed variation (FF[1] style `(;a(;b);c)`): `c`
+//! - nodes after a closed variation (`FF[1]` style `(;a(;b);c)`): `c`
 //!   continues the main line (it becomes `a`'s first child);
 //! - two roots in one tree (`((;a)(;b))`): read as two games;
 //! - missing `)` at the end of the file;
@@ -54,7 +54,7 @@
 //! set (Chinese rules are used), a `CA` of UTF-16 on bytes that are not
 //! UTF-16.
 //!
-//! Not leniencies (FF[4] allows them): `B[tt]` is a pass on boards up to
+//! Not leniencies (`FF[4]` allows them): `B[tt]` is a pass on boards up to
 //! 19x19 (a point on larger boards), whitespace between identifier and
 //! value, compressed point lists `AB[aa:cc]`, several game trees per file,
 //! soft line breaks.

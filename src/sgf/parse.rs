@@ -6,7 +6,7 @@
 use super::tree::{GameTree, Node, Pos, Property};
 use encoding_rs::Encoding;
 
-/// How the reader treats deviations from the FF[4] grammar.
+/// How the reader treats deviations from the `FF[4]` grammar.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReadOptions {
     /// Refuse every leniency listed in the [module docs](super) instead of
@@ -93,7 +93,7 @@ pub fn encoding_for_charset(name: &str) -> Option<&'static Encoding> {
 /// UTF-16 without BOM is recognised by its zero bytes; then the first
 /// `CA[]` value in the bytes (when the game trees of one file declare
 /// different charsets, each tree's bytes are decoded by its own); without
-/// one, UTF-8 if the bytes are valid UTF-8 (FF[4] says Latin-1, but every
+/// one, UTF-8 if the bytes are valid UTF-8 (`FF[4]` says Latin-1, but every
 /// modern file is UTF-8), else the charset `chardetng` guesses. Returns the text, the
 /// charset used, and notes. With `strict`, an unknown `CA` or bytes
 /// invalid in the declared charset are errors.
@@ -218,7 +218,7 @@ fn split_trees(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
 }
 
 /// Decodes `bytes` in the charset `declared` names; without a usable one,
-/// as UTF-8 if valid, else as Latin-1 (FF[4]'s default; `latin1`, for one
+/// as UTF-8 if valid, else as Latin-1 (`FF[4]`'s default; `latin1`, for one
 /// tree among trees in other charsets) or as `chardetng` guesses (a whole
 /// file).
 fn decode_as(
@@ -360,7 +360,7 @@ impl<'a> Cursor<'a> {
 }
 
 /// One open `(`: the node the next `;` attaches to, and whether a
-/// variation closed inside it (so a further `;` is an FF[1]-style
+/// variation closed inside it (so a further `;` is an `FF[1]`-style
 /// continuation).
 struct Frame {
     last: Option<usize>,
