@@ -17,12 +17,15 @@
 //! - [`clock`]: time settings and clock state as controllers report them.
 //! - [`player`]: the `Player` trait, the random player, Monte-Carlo
 //!   ownership.
+//! - [`gtp`]: the GTP v2 engine: line preprocessing, one command table,
+//!   the engine as a line-to-response function, the stdin/stdout loop.
 #![deny(missing_docs)]
 
 pub mod board;
 pub mod clock;
 pub mod color;
 pub mod game;
+pub mod gtp;
 pub mod player;
 pub mod playout;
 pub mod point;
