@@ -15,8 +15,13 @@
 //! - [`clock`]: time settings and clock state as controllers report them.
 //! - [`player`]: the `Player` trait, the random player, Monte-Carlo
 //!   ownership.
+//! - [`stats`]: win rates with Wilson intervals, tallies, JSON text.
+//! - [`arena`]: games between our players and outside GTP engines, with
+//!   faults recorded; matches.
+//! - [`selfplay`]: deterministic, shardable self-play and its summaries.
 #![deny(missing_docs)]
 
+pub mod arena;
 pub mod board;
 pub mod clock;
 pub mod color;
@@ -26,6 +31,8 @@ pub mod playout;
 pub mod point;
 pub mod rules;
 pub mod score;
+pub mod selfplay;
+pub mod stats;
 pub mod zobrist;
 
 pub use board::{Board, IllegalMove};
