@@ -274,7 +274,8 @@ fn run_match(a: MatchArgs) -> ExitCode {
         ));
         if let Some(out) = &a.out {
             let comment = format!(
-                "Kosumi match game {} (0-based), Kosumi {} ({}), seed {}.\n                 Opponent: {}.\nReferee: {}.",
+                "Kosumi match game {} (0-based), Kosumi {} ({}), seed {}.\n\
+                 Opponent: {}.\nReferee: {}.",
                 g.index,
                 g.kosumi.name(),
                 cfg.player.describe(),

@@ -151,7 +151,7 @@ pub fn play_one(cfg: &SelfplayConfig, index: usize, stop: &AtomicBool) -> GameRe
 pub fn game_sgf(cfg: &SelfplayConfig, index: usize, rec: &GameRecord) -> String {
     let s = game_seed(cfg.seed, index);
     let comment = format!(
-        "Kosumi self-play game {index} of {} (0-based), game seed {s}, base seed {}.\n\
+        "Kosumi self-play game {index} (0-based) of {}, game seed {s}, base seed {}.\n\
          Both players: {}.\nSettings: {}.",
         cfg.games,
         cfg.seed,
@@ -547,8 +547,26 @@ pub fn summarize(dirs: &[PathBuf]) -> Result<Summarized, SelfplayError> {
         for (i, line) in lines.iter().enumerate() {
             let lineno = i + 1;
             if let Some(s) = line.strip_prefix("# settings: ") {
-                file_settings = Some(s.to_string());
+                match &settings {
+                    None => settings = Some((s.to_string(), f.clone())),
+                    Some((s0, f0)) if s0 != s => {
+                        return Err(SelfplayError::Mixed(format!(
+                            "different settings in {} ({s0}) and {} ({s})",
+                            f0.display(),
+                            f.display()
+                        )))
+                    }
+                    Some(_) => {}
+                }
+                file_settings = Some(());
                 continue;
+            }
+            if file_settings.is_none() && !line.starts_with('#') {
+                return Err(SelfplayError::Parse(
+                    f.clone(),
+                    lineno,
+                    "no '# settings:' header before the rows".into(),
+                ));
             }
             if line.starts_with('#') || line.starts_with("index\t") || line.trim().is_empty() {
                 continue;
@@ -576,18 +594,12 @@ pub fn summarize(dirs: &[PathBuf]) -> Result<Summarized, SelfplayError> {
                 }
             }
         }
-        let s = file_settings
-            .ok_or_else(|| SelfplayError::Parse(f.clone(), 1, "no '# settings:' header".into()))?;
-        match &settings {
-            None => settings = Some((s, f.clone())),
-            Some((s0, f0)) if *s0 != s => {
-                return Err(SelfplayError::Mixed(format!(
-                    "different settings in {} ({s0}) and {} ({s})",
-                    f0.display(),
-                    f.display()
-                )))
-            }
-            Some(_) => {}
+        if file_settings.is_none() {
+            return Err(SelfplayError::Parse(
+                f.clone(),
+                1,
+                "no '# settings:' header".into(),
+            ));
         }
     }
     let settings = settings.map(|s| s.0).unwrap_or_default();

@@ -581,7 +581,7 @@ pub fn play_game(
     cfg: &GameConfig,
     black: &mut dyn Contestant,
     white: &mut dyn Contestant,
-    mut referee: Option<&mut Referee>,
+    referee: Option<&mut Referee>,
     stop: &AtomicBool,
 ) -> GameRecord {
     let sides: [&mut dyn Contestant; 2] = [black, white];
@@ -600,8 +600,8 @@ pub fn play_game(
     let mut cleanup = false;
     let mut cleanup_start = 0;
     let mut passes = 0;
-    let setup_failed = ending.is_some();
-    while !setup_failed {
+    // Until a fault, or the end of the game (and of its clean-up).
+    while ending.is_none() || cleanup {
         if stop.load(Ordering::SeqCst) {
             ending = Some(Ending::Interrupted);
             break;
@@ -698,7 +698,7 @@ pub fn play_game(
     }
     let ending = ending.unwrap_or(Ending::TwoPasses);
     let (result, scoring) = match &ending {
-        Ending::TwoPasses | Ending::MoveCap => score(&game, cleanup, referee.as_deref_mut(), stop),
+        Ending::TwoPasses | Ending::MoveCap => score(&game, cleanup, referee, stop),
         Ending::Resignation(c) => (GameResult::Resign(c.opponent()), "resignation".into()),
         Ending::IllegalMove { by, .. } | Ending::Crash { by, .. } => {
             (GameResult::Forfeit(by.opponent()), "forfeit".into())
@@ -772,8 +772,14 @@ pub fn record_to_sgf(
     if !c.is_empty() {
         c.push('\n');
     }
+    let played = rec.game.moves().len();
+    let cleanup = if played > rec.length {
+        format!(", then {} clean-up moves", played - rec.length)
+    } else {
+        String::new()
+    };
     c.push_str(&format!(
-        "Ended by {}; result {} ({}); {} moves before clean-up.",
+        "Ended by {}; result {} ({}); {} moves{cleanup}.",
         rec.ending, rec.result, rec.scoring, rec.length
     ));
     // TEMPORARY: sgf_out stands in for sgf::game_to_sgf until it lands.
