@@ -11,6 +11,8 @@
 //! - [`rules`]: ko rule, suicide, named presets.
 //! - [`score`]: area (Tromp-Taylor) scoring and result text.
 //! - [`game`]: `Game` with the superko history, undo, handicap.
+//! - [`sgf`]: SGF text to trees and back (charsets, escapes, variations,
+//!   leniencies and strict mode), trees to `Game`s and back.
 //! - [`playout`]: the uniform random playout and its benchmark.
 //! - [`clock`]: time settings and clock state as controllers report them.
 //! - [`player`]: the `Player` trait, the random player, Monte-Carlo
@@ -32,6 +34,7 @@ pub mod point;
 pub mod rules;
 pub mod score;
 pub mod selfplay;
+pub mod sgf;
 pub mod stats;
 pub mod zobrist;
 

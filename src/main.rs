@@ -24,6 +24,34 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Replay SGF files: one line per game (size, moves, rules, komi, the
+    /// result in the file, the Tromp-Taylor area score of the final
+    /// position, the first illegal move); exit status 1 if any file or game
+    /// failed.
+    Replay {
+        /// SGF files.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<std::path::PathBuf>,
+        /// Replay under these rules (chinese, japanese, aga, new_zealand,
+        /// tromp-taylor) instead of each record's RU.
+        #[arg(long, value_parser = parse_rules)]
+        rules: Option<kosumi::Rules>,
+        /// Refuse every leniency (see the sgf module docs).
+        #[arg(long)]
+        strict: bool,
+        /// Play through ko, superko and multi-stone suicide violations.
+        #[arg(long)]
+        tolerant: bool,
+        /// Replay only the first MOVE moves of each game.
+        #[arg(long, value_name = "MOVE")]
+        until: Option<usize>,
+        /// Print the final position of each game.
+        #[arg(long)]
+        board: bool,
+        /// Print the leniencies used (on stderr).
+        #[arg(long)]
+        warnings: bool,
+    },
     /// Plays Kosumi against itself, one SGF file per game, and prints a
     /// summary; `selfplay summarize DIR...` merges the tables of runs or
     /// shards.
@@ -353,6 +381,45 @@ fn main() -> ExitCode {
             let r = kosumi::playout::bench(size as usize, playouts, seed);
             println!("{}", r.line());
             ExitCode::SUCCESS
+        }
+        Some(Command::Replay {
+            files,
+            rules,
+            strict,
+            tolerant,
+            until,
+            board,
+            warnings,
+        }) => {
+            let opts = kosumi::sgf::ReplayOptions {
+                rules,
+                strict,
+                tolerant,
+                stop_before: None,
+            };
+            let mut ok = true;
+            for f in &files {
+                let rep = kosumi::sgf::report::replay_file(f, &opts, until);
+                if warnings {
+                    for w in &rep.warnings {
+                        eprintln!("warning: {w}");
+                    }
+                }
+                for (i, line) in rep.lines.iter().enumerate() {
+                    println!("{line}");
+                    if board {
+                        if let Some(Some(b)) = rep.boards.get(i) {
+                            println!("{b}");
+                        }
+                    }
+                }
+                ok &= rep.ok;
+            }
+            if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
         }
         Some(Command::Selfplay { action, args }) => match action {
             Some(SelfplayAction::Summarize { dirs, json }) => run_summarize(dirs, json),

@@ -5,7 +5,7 @@
 
 mod selfplay_support;
 
-use selfplay_support::{check_counted_result, prop, replay, scratch};
+use selfplay_support::{check_counted_result, prop, replay, replay_with_cli, scratch};
 use std::path::Path;
 use std::process::Command;
 
@@ -66,6 +66,10 @@ fn run_match(dir: &Path, games: u64, args: &[&str]) -> String {
         "{json}"
     );
     // One record per game, each replaying to its result.
+    let paths: Vec<_> = (0..games)
+        .map(|i| dir.join(format!("game-{i:06}.sgf")))
+        .collect();
+    replay_with_cli(&paths);
     for i in 0..games {
         let p = dir.join(format!("game-{i:06}.sgf"));
         let text = std::fs::read_to_string(&p).unwrap();

@@ -3,7 +3,7 @@
 
 mod selfplay_support;
 
-use selfplay_support::{check_counted_result, scratch};
+use selfplay_support::{check_counted_result, replay_with_cli, scratch};
 use std::path::Path;
 use std::process::Command;
 
@@ -56,6 +56,8 @@ fn selfplay_twice_gives_the_same_files_and_shards_merge() {
     for (_, bytes) in &fa {
         assert!(check_counted_result(std::str::from_utf8(bytes).unwrap()));
     }
+    let paths: Vec<_> = fa.iter().map(|(n, _)| a.join(n)).collect();
+    replay_with_cli(&paths);
 
     // Two shards into two directories, merged.
     let s0 = scratch("cli-selfplay-s0");

@@ -134,6 +134,7 @@ pub struct GtpEngine {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
+    stderr_closed: Arc<AtomicBool>,
     next_id: u32,
     dead: bool,
     /// The engine's `list_commands`, empty if it has none.
@@ -197,6 +198,8 @@ impl GtpEngine {
         });
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let tail = Arc::clone(&stderr);
+        let stderr_closed = Arc::new(AtomicBool::new(false));
+        let closed = Arc::clone(&stderr_closed);
         std::thread::spawn(move || {
             let mut r = stderr_pipe;
             let mut buf = [0u8; 4096];
@@ -212,6 +215,7 @@ impl GtpEngine {
                     }
                 }
             }
+            closed.store(true, Ordering::SeqCst);
         });
 
         let mut e = GtpEngine {
@@ -220,6 +224,7 @@ impl GtpEngine {
             stdin,
             lines: rx,
             stderr,
+            stderr_closed,
             next_id: 0,
             dead: false,
             commands: Vec::new(),
@@ -375,11 +380,16 @@ impl GtpEngine {
 
     /// Marks the engine dead and says how it ended, with its stderr.
     fn crashed(&mut self, what: &str) -> EngineError {
-        // Give the process a moment to be reaped so the status is known.
+        // Give the process a moment to exit and its last words on stderr
+        // to arrive, so the record can say how it ended.
         let mut status = None;
-        for _ in 0..20 {
-            if let Ok(Some(s)) = self.child.try_wait() {
-                status = Some(s);
+        for _ in 0..50 {
+            if status.is_none() {
+                if let Ok(Some(s)) = self.child.try_wait() {
+                    status = Some(s);
+                }
+            }
+            if status.is_some() && self.stderr_closed.load(Ordering::SeqCst) {
                 break;
             }
             std::thread::sleep(Duration::from_millis(10));

@@ -19,7 +19,6 @@
 //! change when the search player lands.
 
 pub mod engine;
-pub mod sgf_out;
 
 use crate::clock::Clock;
 use crate::color::Color;
@@ -28,6 +27,7 @@ use crate::player::{Decision, GenmoveRequest, Player, RandomPlayer};
 use crate::point::{parse_gtp_move, Move};
 use crate::rules::Rules;
 use crate::score::GameResult;
+use crate::sgf::{game_to_sgf, GameInfo};
 use crate::stats::{json_f64, json_str, Tally};
 use engine::{EngineError, GtpEngine};
 use std::collections::BTreeMap;
@@ -782,8 +782,7 @@ pub fn record_to_sgf(
         "Ended by {}; result {} ({}); {} moves{cleanup}.",
         rec.ending, rec.result, rec.scoring, rec.length
     ));
-    // TEMPORARY: sgf_out stands in for sgf::game_to_sgf until it lands.
-    let info = sgf_out::Info {
+    let info = GameInfo {
         black: Some(rec.names[0].clone()),
         white: Some(rec.names[1].clone()),
         result: Some(rec.result.to_string()),
@@ -792,7 +791,7 @@ pub fn record_to_sgf(
         comment: Some(c),
         extra,
     };
-    sgf_out::game_to_sgf(&rec.game, &info)
+    game_to_sgf(&rec.game, &info)
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory

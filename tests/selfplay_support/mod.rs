@@ -1,12 +1,11 @@
 //! Shared by the selfplay and match tests: a fresh scratch directory, and
-//! a replay of the records Kosumi writes (one game, root properties, then
-//! `;B[..]`/`;W[..]` nodes) to check that the moves reach the recorded
-//! Tromp-Taylor result. (To be replaced by `kosumi replay` once it lands.)
+//! replays of the records Kosumi writes (with the SGF module and with
+//! `kosumi replay`) to check that the moves reach the recorded result.
 #![allow(dead_code)]
 
-use kosumi::point::parse_sgf_move;
 use kosumi::score::GameResult;
-use kosumi::{Color, Game, Rules};
+use kosumi::sgf::{read_str, replay_tree, ReadOptions, ReplayOptions};
+use kosumi::Game;
 use std::path::{Path, PathBuf};
 
 /// An empty directory under the test target directory.
@@ -35,27 +34,28 @@ pub fn prop<'a>(sgf: &'a str, id: &str) -> Option<&'a str> {
     None
 }
 
-/// Replays the moves of a Kosumi record and returns the game.
+/// Replays a Kosumi record with the SGF module, strictly (our records
+/// need no leniency), and returns the game.
 pub fn replay(sgf: &str) -> Game {
-    let size: usize = prop(sgf, "SZ").unwrap().parse().unwrap();
-    let komi: f32 = prop(sgf, "KM").unwrap().parse().unwrap();
-    let mut game = Game::new(size, Rules::CHINESE, komi).unwrap();
-    // Moves follow the root comment: every node after the first.
-    let root_end = sgf.find("]\n;").map(|i| i + 2).unwrap_or(sgf.len());
-    let moves = &sgf[root_end..];
-    for node in moves.split(';').skip(1) {
-        let node = node.trim().trim_end_matches(')').trim();
-        let (c, rest) = match node.as_bytes().first() {
-            Some(b'B') => (Color::Black, &node[1..]),
-            Some(b'W') => (Color::White, &node[1..]),
-            _ => panic!("unexpected node '{node}'"),
-        };
-        let v = rest.trim_start_matches('[').trim_end_matches(']');
-        let mv = parse_sgf_move(v, size).unwrap();
-        game.play(c, mv)
-            .unwrap_or_else(|e| panic!("move {v} of {c:?} illegal on replay: {e}"));
-    }
-    game
+    let opts = ReadOptions { strict: true };
+    let coll = read_str(sgf, opts).unwrap_or_else(|e| panic!("unreadable record: {e:?}"));
+    assert_eq!(coll.trees.len(), 1);
+    let r = replay_tree(
+        "record",
+        &coll.trees[0],
+        &ReplayOptions {
+            strict: true,
+            ..ReplayOptions::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("record does not replay: {e}"));
+    assert!(
+        r.illegal.is_none(),
+        "illegal move in record: {:?}",
+        r.illegal
+    );
+    assert_eq!(r.moves_in_record, r.game.moves().len());
+    r.game
 }
 
 /// Checks that a record ended by passes or the move cap, and scored by
@@ -73,4 +73,32 @@ pub fn check_counted_result(sgf: &str) -> bool {
         "record does not count to its result"
     );
     true
+}
+
+/// Runs `kosumi replay` on `files`; every game must replay (exit 0) and,
+/// where the record was counted, reach its `RE` as its area score.
+pub fn replay_with_cli(files: &[PathBuf]) {
+    if files.is_empty() {
+        return;
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kosumi"))
+        .arg("replay")
+        .args(files)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "kosumi replay failed: {text}");
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains(" game ")).collect();
+    assert_eq!(lines.len(), files.len(), "{text}");
+    for (f, line) in files.iter().zip(&lines) {
+        let sgf = std::fs::read_to_string(f).unwrap();
+        if sgf.contains("Tromp-Taylor count") {
+            let re = prop(&sgf, "RE").unwrap();
+            assert!(
+                line.contains(&format!("RE {re}, area score {re}")),
+                "{}: {line}",
+                f.display()
+            );
+        }
+    }
 }
