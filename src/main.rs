@@ -186,6 +186,19 @@ fn progress_bar(len: usize) -> indicatif::ProgressBar {
     pb
 }
 
+/// Checks the numbers clap cannot: komi and time must be finite.
+fn check_game_args(g: &GameArgs) -> Result<(), String> {
+    if !g.komi.is_finite() || g.komi.abs() > 1000.0 {
+        return Err(format!("--komi {} is not a usable komi", g.komi));
+    }
+    if let Some(t) = g.time {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(format!("--time {t} is not a positive number of seconds"));
+        }
+    }
+    Ok(())
+}
+
 fn game_config(g: &GameArgs) -> kosumi::arena::GameConfig {
     let size = g.size as usize;
     let mut cfg = kosumi::arena::GameConfig::new(size);
@@ -211,6 +224,10 @@ fn run_selfplay(a: SelfplayArgs) -> ExitCode {
         eprintln!("kosumi selfplay: --out DIR is required");
         return ExitCode::from(2);
     };
+    if let Err(e) = check_game_args(&a.game) {
+        eprintln!("kosumi selfplay: {e}");
+        return ExitCode::from(2);
+    }
     let cfg = selfplay::SelfplayConfig {
         game: game_config(&a.game),
         games: a.game.games,
@@ -270,6 +287,10 @@ fn run_summarize(dirs: Vec<std::path::PathBuf>, json: bool) -> ExitCode {
 
 fn run_match(a: MatchArgs) -> ExitCode {
     use kosumi::arena;
+    if let Err(e) = check_game_args(&a.game) {
+        eprintln!("kosumi match: {e}");
+        return ExitCode::from(2);
+    }
     if !(a.move_timeout > 0.0 && a.move_timeout.is_finite()) {
         eprintln!("kosumi match: --move-timeout must be a positive number of seconds");
         return ExitCode::from(2);

@@ -180,3 +180,86 @@ fn a_passing_opponent_is_counted_by_tromp_taylor() {
     assert_eq!(s.kosumi.wins, 4);
     assert!(s.moves[1] >= 4, "{:?}", s.moves);
 }
+
+/// Our own side's faults are recorded the same way: a player that plays an
+/// occupied point, one that panics, one that is too slow.
+mod local_faults {
+    use kosumi::arena::{play_game, Ending, GameConfig, LocalContestant};
+    use kosumi::player::{Decision, GenmoveRequest, Player, RandomPlayer};
+    use kosumi::score::GameResult;
+    use kosumi::{Color, Move, Point};
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    struct Faulty(&'static str);
+
+    impl Player for Faulty {
+        fn name(&self) -> String {
+            self.0.to_string()
+        }
+        fn genmove(&mut self, _req: &GenmoveRequest<'_>) -> Decision {
+            match self.0 {
+                "occupied" => Decision::Play(Move::Play(Point::new(0, 0))),
+                "slow" => {
+                    std::thread::sleep(Duration::from_millis(60));
+                    Decision::Play(Move::Pass)
+                }
+                _ => panic!("faulty player gives up"),
+            }
+        }
+    }
+
+    fn game_with(kind: &'static str, faulty: Color) -> kosumi::arena::GameRecord {
+        let mut cfg = GameConfig::new(5);
+        cfg.move_timeout = Some(Duration::from_millis(30));
+        let mut bad = LocalContestant::new(Box::new(Faulty(kind)), kind.into());
+        let mut good = LocalContestant::new(Box::new(RandomPlayer::new(1)), "random".into());
+        let stop = AtomicBool::new(false);
+        match faulty {
+            Color::Black => play_game(&cfg, &mut bad, &mut good, None, &stop),
+            Color::White => play_game(&cfg, &mut good, &mut bad, None, &stop),
+        }
+    }
+
+    #[test]
+    fn either_colour_forfeits_for_an_illegal_move() {
+        for c in Color::ALL {
+            let r = game_with("occupied", c);
+            assert!(
+                matches!(&r.ending, Ending::IllegalMove { by, what } if *by == c && what.contains("A5")),
+                "{:?}",
+                r.ending
+            );
+            assert_eq!(r.result, GameResult::Forfeit(c.opponent()));
+        }
+    }
+
+    #[test]
+    fn a_panicking_player_is_a_crash() {
+        let r = game_with("panic", Color::White);
+        assert!(
+            matches!(&r.ending, Ending::Crash { by: Color::White, what } if what.contains("gives up")),
+            "{:?}",
+            r.ending
+        );
+        assert_eq!(r.result, GameResult::Forfeit(Color::Black));
+    }
+
+    #[test]
+    fn a_slow_player_loses_on_time() {
+        let r = game_with("slow", Color::Black);
+        assert!(
+            matches!(
+                r.ending,
+                Ending::TimeOut {
+                    by: Color::Black,
+                    ..
+                }
+            ),
+            "{:?}",
+            r.ending
+        );
+        assert_eq!(r.result, GameResult::Time(Color::White));
+        assert_eq!(r.game.moves().len(), 0);
+    }
+}

@@ -97,6 +97,9 @@ fn bad_arguments_are_errors_not_panics() {
         vec!["selfplay", "--shard", "3/3", "--out", "x"],
         vec!["selfplay", "--size", "30", "--out", "x"],
         vec!["selfplay", "--rules", "klingon", "--out", "x"],
+        vec!["selfplay", "--komi", "NaN", "--out", "x"],
+        vec!["selfplay", "--time", "-1", "--out", "x"],
+        vec!["match", "--opponent", "x", "--move-timeout", "0"],
         vec!["selfplay", "summarize", "/nonexistent/kosumi/dir"],
         vec![
             "match",
