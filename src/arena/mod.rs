@@ -219,7 +219,9 @@ impl Contestant for LocalContestant {
 }
 
 /// An outside GTP engine as a contestant; restarted for the next game
-/// after a crash or a time-out.
+/// after a crash or a time-out. Each game starts with `boardsize`,
+/// `clear_board`, `komi`, and `kgs-rules` when the engine lists it and our
+/// rules have a KGS name; other rules must be set on its command line.
 pub struct GtpContestant {
     command_line: String,
     engine: Option<GtpEngine>,
@@ -295,6 +297,17 @@ impl Contestant for GtpContestant {
                     continue; // engines without komi still play
                 }
                 return Err(Fault::Refused(format!("{cmd} {}: {msg}", args.join(" "))));
+            }
+        }
+        // Engines that take KGS rule names get ours; a refusal is only
+        // noted by the engine (its own rules then apply, as on KGS).
+        let kgs_name = match game.rules().preset_name() {
+            Some(n @ ("chinese" | "japanese" | "aga" | "new_zealand")) => Some(n),
+            _ => None,
+        };
+        if let Some(n) = kgs_name {
+            if self.engine.as_ref().is_some_and(|e| e.knows("kgs-rules")) {
+                let _ = self.request("kgs-rules", &[n], t, stop)?;
             }
         }
         Ok(())
