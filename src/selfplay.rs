@@ -389,6 +389,8 @@ pub enum SelfplayError {
     Mixed(String),
     /// No table in the directories given.
     NoTables,
+    /// The settings fail [`GameConfig::check`].
+    Config(String),
 }
 
 impl fmt::Display for SelfplayError {
@@ -398,6 +400,7 @@ impl fmt::Display for SelfplayError {
             SelfplayError::Parse(p, l, e) => write!(f, "{}:{l}: {e}", p.display()),
             SelfplayError::Mixed(e) => f.write_str(e),
             SelfplayError::NoTables => f.write_str("no selfplay-*.tsv table found"),
+            SelfplayError::Config(e) => f.write_str(e),
         }
     }
 }
@@ -410,6 +413,7 @@ impl std::error::Error for SelfplayError {}
 /// games cut off are not kept.
 ///
 /// # Errors
+/// [`SelfplayError::Config`] for settings that fail [`GameConfig::check`];
 /// [`SelfplayError::Io`] if the directory, a record or the table cannot be
 /// written.
 pub fn run(
@@ -421,6 +425,7 @@ pub fn run(
         let p = p.to_path_buf();
         move |e| SelfplayError::Io(p, e)
     };
+    cfg.game.check().map_err(SelfplayError::Config)?;
     std::fs::create_dir_all(&cfg.out).map_err(io(&cfg.out))?;
     let table_path = cfg.table_path();
     let header = format!(

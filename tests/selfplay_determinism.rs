@@ -152,3 +152,15 @@ fn a_stop_keeps_the_finished_games_only() {
     let merged = selfplay::summarize(&[d]).unwrap();
     assert_eq!((merged.present as u64, merged.expected), (s.games, 50));
 }
+
+#[test]
+fn bad_settings_are_errors() {
+    let d = scratch("selfplay-bad-settings");
+    let mut c = config(d.clone(), 1, 1);
+    c.game.size = 26;
+    assert!(selfplay::run(&c, &never(), &mut |_, _| {}).is_err());
+    c.game.size = 9;
+    c.game.komi = f32::NAN;
+    assert!(selfplay::run(&c, &never(), &mut |_, _| {}).is_err());
+    assert!(sgfs(&d).is_empty());
+}

@@ -453,6 +453,26 @@ pub struct GameConfig {
 }
 
 impl GameConfig {
+    /// Checks the settings an outside caller could get wrong.
+    ///
+    /// # Errors
+    /// A message for a board size outside 2..=25 or a komi that is not a
+    /// finite number.
+    pub fn check(&self) -> Result<(), String> {
+        if !(crate::point::MIN_SIZE..=crate::point::MAX_SIZE).contains(&self.size) {
+            return Err(format!(
+                "board size {} is not between {} and {}",
+                self.size,
+                crate::point::MIN_SIZE,
+                crate::point::MAX_SIZE
+            ));
+        }
+        if !self.komi.is_finite() {
+            return Err(format!("komi {} is not a number", self.komi));
+        }
+        Ok(())
+    }
+
     /// Defaults for `size`: komi 7.5, Chinese rules, a cap of `3·N·N`
     /// moves, no time-out, clean-up on.
     pub fn new(size: usize) -> GameConfig {
@@ -590,6 +610,9 @@ pub struct GameRecord {
 }
 
 /// Plays one game between `black` and `white`.
+///
+/// # Panics
+/// If `cfg` fails [`GameConfig::check`] (the runners check it first).
 pub fn play_game(
     cfg: &GameConfig,
     black: &mut dyn Contestant,
@@ -598,7 +621,7 @@ pub fn play_game(
     stop: &AtomicBool,
 ) -> GameRecord {
     let sides: [&mut dyn Contestant; 2] = [black, white];
-    let mut game = Game::new(cfg.size, cfg.rules, cfg.komi).expect("size checked by the caller");
+    let mut game = Game::new(cfg.size, cfg.rules, cfg.komi).expect("GameConfig::check passed");
     let names = [sides[0].name(), sides[1].name()];
     let playouts_before = sides[0].playouts() + sides[1].playouts();
     let mut think = [Duration::ZERO; 2];
@@ -978,6 +1001,8 @@ impl MatchSummary {
 /// Why a match could not be played at all.
 #[derive(Debug)]
 pub enum MatchError {
+    /// The settings fail [`GameConfig::check`].
+    Config(String),
     /// The opponent or referee does not start.
     Engine(String, EngineError),
     /// A record could not be written.
@@ -987,6 +1012,7 @@ pub enum MatchError {
 impl fmt::Display for MatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            MatchError::Config(e) => f.write_str(e),
             MatchError::Engine(who, e) => write!(f, "{who}: {e}"),
             MatchError::Io(p, e) => write!(f, "{}: {e}", p.display()),
         }
@@ -1001,13 +1027,14 @@ impl std::error::Error for MatchError {}
 /// progress, when `stop` is raised.
 ///
 /// # Errors
-/// [`MatchError`] if the opponent or the referee cannot be started, or
-/// `on_game` fails.
+/// [`MatchError`] for settings that fail [`GameConfig::check`], if the
+/// opponent or the referee cannot be started, or if `on_game` fails.
 pub fn run_match(
     cfg: &MatchConfig,
     stop: &AtomicBool,
     on_game: &mut dyn FnMut(&MatchGame, &MatchSummary) -> Result<(), MatchError>,
 ) -> Result<MatchSummary, MatchError> {
+    cfg.game.check().map_err(MatchError::Config)?;
     let move_timeout = cfg.game.move_timeout.unwrap_or(Duration::from_secs(3600));
     let mut opp = GtpContestant::start(&cfg.opponent, move_timeout, cfg.setup_timeout)
         .map_err(|e| MatchError::Engine("opponent".into(), e))?;
