@@ -37,10 +37,7 @@ pub fn uniform_playout<R: Rng>(board: &mut Board, mut to_move: Color, rng: &mut 
         while k > 0 {
             let i = below(rng, k);
             let p = Point::from_index(board.empty_points()[i] as usize);
-            if !board.is_eye(to_move, p)
-                && !board.is_ko_recapture(to_move, p)
-                && !board.is_suicide(to_move, p)
-            {
+            if board.is_playout_candidate(to_move, p) {
                 chosen = Some(p);
                 break;
             }

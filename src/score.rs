@@ -2,7 +2,7 @@
 
 use crate::board::Board;
 use crate::color::Color;
-use crate::point::{Point, ARRAY_LEN};
+use crate::point::{Point, ARRAY_LEN, STRIDE};
 use std::fmt;
 
 /// The area count of a position.
@@ -58,43 +58,88 @@ pub fn area_counts(board: &Board) -> (u32, u32) {
     let mut counts = [0u32; 2];
     let mut seen = [false; ARRAY_LEN];
     let mut stack = Vec::new();
-    for p in board.points() {
-        if let Some(c) = board.get(p) {
-            counts[c.index()] += 1;
-            continue;
-        }
-        if seen[p.index()] {
-            continue;
-        }
-        // Flood fill the empty region.
-        let mut region = 0u32;
-        let mut touches = [false; 2];
-        seen[p.index()] = true;
-        stack.push(p);
-        while let Some(q) = stack.pop() {
-            region += 1;
-            for n in q.neighbors() {
-                if !board.on_board(n) {
-                    continue;
+    let size = board.size();
+    for y in 0..size {
+        for x in 0..size {
+            let p = Point::from_index((y + 1) * STRIDE + x + 1);
+            if let Some(c) = board.get(p) {
+                counts[c.index()] += 1;
+                continue;
+            }
+            if seen[p.index()] {
+                continue;
+            }
+            // A one-point region (no empty neighbour), the usual case at the
+            // end of a playout: no flood fill needed.
+            if let Some(owner) = lone_point_owner(board, p) {
+                if let Some(c) = owner {
+                    counts[c.index()] += 1;
                 }
-                match board.get(n) {
-                    Some(c) => touches[c.index()] = true,
-                    None => {
-                        if !seen[n.index()] {
-                            seen[n.index()] = true;
-                            stack.push(n);
-                        }
+                continue;
+            }
+            flood_region(board, p, &mut seen, &mut stack, &mut counts);
+        }
+    }
+    (counts[0], counts[1])
+}
+
+/// For an empty point with no empty neighbour: `Some(owner)`, the one
+/// colour its neighbours have (`None` when both colours touch it). `None`
+/// when it has an empty neighbour.
+#[inline]
+fn lone_point_owner(board: &Board, p: Point) -> Option<Option<Color>> {
+    let mut touches = [false; 2];
+    for n in p.neighbors() {
+        if !board.on_board(n) {
+            continue;
+        }
+        match board.get(n) {
+            Some(c) => touches[c.index()] = true,
+            None => return None,
+        }
+    }
+    Some(match touches {
+        [true, false] => Some(Color::Black),
+        [false, true] => Some(Color::White),
+        _ => None,
+    })
+}
+
+/// Flood fills the empty region of `p` and credits it to the one colour it
+/// touches, if only one.
+fn flood_region(
+    board: &Board,
+    p: Point,
+    seen: &mut [bool; ARRAY_LEN],
+    stack: &mut Vec<Point>,
+    counts: &mut [u32; 2],
+) {
+    let mut region = 0u32;
+    let mut touches = [false; 2];
+    seen[p.index()] = true;
+    stack.push(p);
+    while let Some(q) = stack.pop() {
+        region += 1;
+        for n in q.neighbors() {
+            if !board.on_board(n) {
+                continue;
+            }
+            match board.get(n) {
+                Some(c) => touches[c.index()] = true,
+                None => {
+                    if !seen[n.index()] {
+                        seen[n.index()] = true;
+                        stack.push(n);
                     }
                 }
             }
         }
-        match touches {
-            [true, false] => counts[0] += region,
-            [false, true] => counts[1] += region,
-            _ => {}
-        }
     }
-    (counts[0], counts[1])
+    match touches {
+        [true, false] => counts[0] += region,
+        [false, true] => counts[1] += region,
+        _ => {}
+    }
 }
 
 /// How a game ended.
