@@ -267,7 +267,7 @@ fn run_summarize(dirs: Vec<std::path::PathBuf>, json: bool) -> ExitCode {
     match kosumi::selfplay::summarize(&dirs) {
         Ok(m) => {
             if json {
-                println!("{}", m.summary.json());
+                println!("{}", m.json());
             } else {
                 println!(
                     "tables {}  games present {} of {}  duplicates {}  torn rows {}",

@@ -517,6 +517,23 @@ pub struct Summarized {
     pub torn: usize,
 }
 
+impl Summarized {
+    /// The merged summary as one JSON object, with the table and game
+    /// counts of the merge.
+    pub fn json(&self) -> String {
+        let inner = self.summary.json();
+        format!(
+            "{{\"tables\":{},\"present\":{},\"expected\":{},\"duplicates\":{},\"torn\":{},{}",
+            self.tables,
+            self.present,
+            self.expected,
+            self.duplicates,
+            self.torn,
+            &inner[1..]
+        )
+    }
+}
+
 /// Reads every `selfplay-*.tsv` table in `dirs` and merges them: tables
 /// must share their settings; a game found twice is counted once (and
 /// must agree).

@@ -81,12 +81,22 @@ fn selfplay_twice_gives_the_same_files_and_shards_merge() {
             .arg(&s0)
             .arg(&s1),
     );
-    // Equal except the thinking time.
-    let strip = |s: &str| s.split(",\"seconds\"").next().unwrap().to_string();
+    // Equal except the thinking time and the number of tables.
+    let strip = |s: &str| {
+        let from = s.find("\"kind\"").unwrap();
+        s[from..].split(",\"seconds\"").next().unwrap().to_string()
+    };
     assert_eq!(strip(&whole), strip(&merged));
     assert!(
-        whole.starts_with("{\"kind\":\"selfplay\",\"games\":4,"),
+        whole.starts_with(
+            "{\"tables\":1,\"present\":4,\"expected\":4,\"duplicates\":0,\"torn\":0,\
+             \"kind\":\"selfplay\",\"games\":4,"
+        ),
         "{whole}"
+    );
+    assert!(
+        merged.starts_with("{\"tables\":2,\"present\":4,"),
+        "{merged}"
     );
 }
 
