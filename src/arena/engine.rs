@@ -414,10 +414,20 @@ impl GtpEngine {
         EngineError::Crashed(msg)
     }
 
-    /// Kills the process and marks the engine dead.
+    /// Kills the process and everything it started (its process group,
+    /// on Unix), and marks the engine dead.
     pub fn kill(&mut self) {
         self.dead = true;
         self.stdin = None;
+        #[cfg(unix)]
+        if let Ok(None) = self.child.try_wait() {
+            // The child is not reaped yet, so its id still names its group.
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", self.child.id())])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
