@@ -8,7 +8,7 @@
 //! replayer and Kosumi's tolerant replay against the table.
 //!
 //! Regenerate the table (only when fixtures change) with
-//! `cargo test --release --test sgf_fixtures -- --ignored regenerate`.
+//! `KOSUMI_REGENERATE=1 cargo test --release --test sgf_fixtures -- --ignored regenerate`.
 
 use kosumi::color::Color;
 use kosumi::point::Point;
@@ -397,6 +397,10 @@ const NAIVE_MISREADS: [&str; 2] = [
 #[test]
 #[ignore]
 fn regenerate() {
+    if std::env::var_os("KOSUMI_REGENERATE").is_none() {
+        eprintln!("set KOSUMI_REGENERATE=1 to rewrite sgf-fixtures/FIXTURES.tsv");
+        return;
+    }
     let mut out = String::from(
         "# file\tsize\tmoves\tblack_captures\twhite_captures\tstone_hash\n\
          # computed by the naive replayer in tests/sgf_fixtures.rs (not by kosumi::sgf)\n",

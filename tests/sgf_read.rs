@@ -265,6 +265,16 @@ fn go_properties() {
         r.warnings,
         ["1:3: unknown rules 'RU[Ing-ish]': chinese used"]
     );
+    // Whitespace around a move: ignored with a warning, refused when strict.
+    let r = sgf::replay(&tree("(;SZ[5];B[ cc ])"), &ReplayOptions::default()).unwrap();
+    assert_eq!(r.game.moves()[0].mv, Move::Play(Point::new(2, 2)));
+    assert_eq!(r.warnings, ["1:9: whitespace in move B ignored"]);
+    let strict = ReplayOptions {
+        strict: true,
+        ..ReplayOptions::default()
+    };
+    let e = sgf::replay(&tree("(;SZ[5];B[ cc ])"), &strict).unwrap_err();
+    assert_eq!(e.message, "whitespace in move 'B[ cc ]'");
     // SZ[19:19] is square.
     assert!(sgf::replay(&tree("(;SZ[19:19])"), &ReplayOptions::default()).is_ok());
 }
@@ -441,4 +451,42 @@ fn write_then_read_gives_the_same_trees() {
         }
     }
     assert!(trees >= 320, "{trees} trees");
+}
+
+/// SGFC's mixed-encoding test: five trees, each with its own charset.
+/// Trees 2 (ISO-8859-15) and 3 (no CA: Latin-1) give the text SGFC gives
+/// (its UTF-8 output `mixed-encoding-result.sgf`). Trees 1, 4 and 5 are
+/// read differently, and are left unchecked: tree 1 declares UTF-16LE for
+/// an ASCII file with UTF-16 bytes only inside the value, tree 4 escapes
+/// GB18030 trail bytes (`\]`) before encoding, and SGFC reads Shift_JIS
+/// 0x5C as a yen sign where the WHATWG decoder gives a backslash.
+#[test]
+fn each_tree_is_decoded_by_its_own_charset() {
+    let c = sgf::read_file(
+        &fx("format-edge/sgfc-testsuite/mixed-encoding.sgf"),
+        LENIENT,
+    )
+    .unwrap();
+    let sgfc = sgf::read_file(
+        &fx("format-edge/sgfc-testsuite/mixed-encoding-result.sgf"),
+        STRICT,
+    )
+    .unwrap();
+    assert_eq!(c.trees.len(), 5);
+    let text = |t: &sgf::GameTree| t.root().get("C").unwrap().text();
+    assert_eq!(text(&c.trees[1]), "hallö! DÜ! ßüper dich zu s€h€n-");
+    assert_eq!(text(&c.trees[1]), text(&sgfc.trees[1]));
+    assert_eq!(text(&c.trees[2]), text(&sgfc.trees[2]));
+    assert_eq!(text(&c.trees[2]), "s¤h¤n");
+    assert!(c
+        .warnings
+        .iter()
+        .any(|w| w.starts_with("1:1: game trees in several charsets")));
+    // Two trees, two declarations, both ASCII.
+    let c = sgf::read_file(
+        &fx("format-edge/littlego/Illegal_games/encoding-multiple.sgf"),
+        STRICT,
+    )
+    .unwrap();
+    assert_eq!(c.trees.len(), 2);
 }

@@ -380,6 +380,9 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                 "AW" => Some(Color::White),
                 _ => None,
             };
+            if opts.strict && p.values.iter().any(|v| v.trim().len() != v.len()) {
+                return Err(content(p.pos, format!("whitespace in point list {id}")));
+            }
             let pts = point_list(p, size)?;
             let changes: Vec<_> = pts.into_iter().map(|pt| (pt, c)).collect();
             setup
@@ -434,6 +437,15 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
             ));
         }
         let raw = p.values[0].trim();
+        if raw.len() != p.values[0].len() {
+            if opts.strict {
+                return Err(content(
+                    p.pos,
+                    format!("whitespace in move '{}[{}]'", p.id, clip(&p.values[0])),
+                ));
+            }
+            warnings.push(format!("{}: whitespace in move {} ignored", p.pos, p.id));
+        }
         let mv = parse_sgf_move(raw, size).map_err(|_| {
             content(
                 p.pos,
@@ -588,7 +600,8 @@ pub struct GameInfo {
 /// handicap (Black setup stones only and White to move), the extra
 /// properties, `AB`/`AW` from the start position, `PL` when the side to
 /// move at the start is not the one a reader would assume, then one node
-/// per move (`B[]` for a pass).
+/// per move (`B[]` for a pass), and a last node with `PL` if the side to
+/// move changed after the last move.
 pub fn game_to_tree(game: &Game, info: &GameInfo) -> GameTree {
     let mut root = Node::default();
     let mut add = |id: &str, v: String| root.props.push(Property::new(id, vec![v]));
@@ -665,6 +678,20 @@ pub fn game_to_tree(game: &Game, info: &GameInfo) -> GameTree {
             props: vec![Property::new(&m.color.letter().to_string(), vec![v])],
             children: vec![],
         });
+    }
+    // A side to move changed after the last move (GTP, SGF PL).
+    if let Some(last) = game.moves().last() {
+        if game.to_move() != last.color.opponent() {
+            let i = nodes.len();
+            nodes[i - 1].children.push(i);
+            nodes.push(Node {
+                props: vec![Property::new(
+                    "PL",
+                    vec![game.to_move().letter().to_string()],
+                )],
+                children: vec![],
+            });
+        }
     }
     GameTree { nodes }
 }

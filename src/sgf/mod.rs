@@ -4,12 +4,14 @@
 //!
 //! 1. **Charset** ([`parse::decode`]): a byte order mark wins (UTF-8,
 //!    UTF-16 LE/BE); UTF-16 without one is recognised by its zero bytes;
-//!    otherwise the first `CA[]` in the file names the charset (any WHATWG
+//!    otherwise the `CA[]` of the game tree names the charset (any WHATWG
 //!    label through `encoding_rs`, plus `UTF8`, `EUC-CN`, `ISO8859_1`,
-//!    `MS_KANJI`...); without a usable `CA`, valid UTF-8 is UTF-8 and
-//!    anything else is whatever `chardetng` guesses. The whole file is
-//!    decoded before it is parsed, since in Shift_JIS, Big5 and GBK the
-//!    bytes of `]` and `\` occur inside characters.
+//!    `MS_KANJI`...; when the trees of one file declare different
+//!    charsets, each tree's bytes are decoded by its own); without a usable
+//!    `CA`, valid UTF-8 is UTF-8 and anything else is whatever `chardetng`
+//!    guesses (Latin-1 for one undeclared tree among declared ones). The
+//!    bytes are decoded before they are parsed, since in Shift_JIS, Big5
+//!    and GBK the bytes of `]` and `\` occur inside characters.
 //! 2. **Syntax** ([`parse::read_str`]): a loop with an explicit stack, so
 //!    nesting depth costs memory, never the call stack. Trees keep every
 //!    property, known or not, and every variation ([`tree`]).
@@ -24,7 +26,7 @@
 //!
 //! - text before the first `(` and between or after game trees (junk,
 //!   stray `)`), skipped;
-//! - FF[3] long property names (`GaMe`, `Black`, `CoPyright`): the
+//! - `FF[3]` long property names (`GaMe`, `Black`, `CoPyright`): the
 //!   lower-case letters are dropped (`GM`, `B`, `CP`);
 //! - a property repeated in one node (`AB[dd]AB[pd]`): values merged;
 //! - an unescaped `]` inside a value (`C[rank [12k]: hi]`) when what follows
@@ -32,7 +34,7 @@
 //!   as text;
 //! - a missing `;` after `(` before the first properties (the Nihon Ki-in
 //!   export), an empty `()`, redundant `((`;
-//! - nodes after a closed variation (FF[1] style `(;a(;b);c)`): `c`
+//! - nodes after a closed variation (`FF[1]` style `(;a(;b);c)`): `c`
 //!   continues the main line (it becomes `a`'s first child);
 //! - two roots in one tree (`((;a)(;b))`): read as two games;
 //! - missing `)` at the end of the file;
@@ -45,9 +47,14 @@
 //!   passes omitted);
 //! - setup stones without liberties: removed;
 //! - several values for `B`/`W`: the first is used; an unreadable `PL` or
-//!   `KM`: ignored.
+//!   `KM`: ignored;
+//! - whitespace around a move or point value (`B[ dd]`): ignored.
 //!
-//! Not leniencies (FF[4] allows them): `B[tt]` is a pass on boards up to
+//! Noted but not refused in strict mode: an `RU` that names no known rule
+//! set (Chinese rules are used), a `CA` of UTF-16 on bytes that are not
+//! UTF-16.
+//!
+//! Not leniencies (`FF[4]` allows them): `B[tt]` is a pass on boards up to
 //! 19x19 (a point on larger boards), whitespace between identifier and
 //! value, compressed point lists `AB[aa:cc]`, several game trees per file,
 //! soft line breaks.

@@ -6,7 +6,7 @@
 use super::tree::{GameTree, Node, Pos, Property};
 use encoding_rs::Encoding;
 
-/// How the reader treats deviations from the FF[4] grammar.
+/// How the reader treats deviations from the `FF[4]` grammar.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReadOptions {
     /// Refuse every leniency listed in the [module docs](super) instead of
@@ -90,10 +90,11 @@ pub fn encoding_for_charset(name: &str) -> Option<&'static Encoding> {
 }
 
 /// Decodes SGF bytes to text: a BOM wins (UTF-8, UTF-16 LE/BE); then
-/// UTF-16 without BOM is recognised by its zero bytes around the first
-/// `(`; then the first `CA[]` value in the bytes; without one, UTF-8 if the
-/// bytes are valid UTF-8 (FF[4] says Latin-1, but every modern file is
-/// UTF-8), else the charset `chardetng` guesses. Returns the text, the
+/// UTF-16 without BOM is recognised by its zero bytes; then the first
+/// `CA[]` value in the bytes (when the game trees of one file declare
+/// different charsets, each tree's bytes are decoded by its own); without
+/// one, UTF-8 if the bytes are valid UTF-8 (`FF[4]` says Latin-1, but every
+/// modern file is UTF-8), else the charset `chardetng` guesses. Returns the text, the
 /// charset used, and notes. With `strict`, an unknown `CA` or bytes
 /// invalid in the declared charset are errors.
 ///
@@ -148,9 +149,88 @@ pub fn decode(bytes: &[u8], strict: bool) -> Result<(String, String, Vec<String>
             return Ok((text.into_owned(), enc.name().to_string(), notes));
         }
     }
-    let declared = find_ca(bytes);
-    let enc = match &declared {
-        Some(name) if name.is_empty() => None,
+    // Each game tree may declare its own charset (CA is a root property).
+    let segments = split_trees(bytes);
+    let declared: Vec<Option<String>> = segments
+        .iter()
+        .map(|r| find_ca(&bytes[r.clone()]))
+        .collect();
+    let distinct: std::collections::BTreeSet<String> = declared
+        .iter()
+        .flatten()
+        .map(|d| d.to_ascii_lowercase())
+        .collect();
+    if distinct.len() > 1 {
+        let mut text = String::with_capacity(bytes.len());
+        let mut names = Vec::new();
+        for (r, d) in segments.iter().zip(&declared) {
+            let (t, enc) = decode_as(&bytes[r.clone()], d.as_deref(), true, strict, &mut notes)?;
+            text.push_str(&t);
+            if !names.contains(&enc.name()) {
+                names.push(enc.name());
+            }
+        }
+        notes.push(format!(
+            "1:1: game trees in several charsets, each decoded by its own CA: {}",
+            names.join(", ")
+        ));
+        return Ok((text, names.join(","), notes));
+    }
+    let first = declared.into_iter().flatten().next();
+    let (text, enc) = decode_as(bytes, first.as_deref(), false, strict, &mut notes)?;
+    Ok((text, enc.name().to_string(), notes))
+}
+
+/// Splits raw bytes after each top-level game tree (a `(` ... `)` with
+/// values and escapes skipped), the last piece running to the end. Used only
+/// to find each tree's `CA`; the trees are parsed from the decoded text.
+fn split_trees(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let (mut depth, mut in_value, mut escaped, mut start) = (0usize, false, false, 0usize);
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_value {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b']' {
+                in_value = false;
+            }
+            continue;
+        }
+        match b {
+            b'[' if depth > 0 => in_value = true,
+            b'(' => depth += 1,
+            b')' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push(start..i + 1);
+                    start = i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    if start < bytes.len() || out.is_empty() {
+        out.push(start..bytes.len());
+    }
+    out
+}
+
+/// Decodes `bytes` in the charset `declared` names; without a usable one,
+/// as UTF-8 if valid, else as Latin-1 (`FF[4]`'s default; `latin1`, for one
+/// tree among trees in other charsets) or as `chardetng` guesses (a whole
+/// file).
+fn decode_as(
+    bytes: &[u8],
+    declared: Option<&str>,
+    latin1: bool,
+    strict: bool,
+    notes: &mut Vec<String>,
+) -> Result<(String, &'static Encoding), SyntaxError> {
+    let at_start = Pos { line: 1, column: 1 };
+    let enc = match declared {
+        Some("") => None,
         Some(name) => match encoding_for_charset(name) {
             Some(e) => Some(e),
             None => {
@@ -168,7 +248,7 @@ pub fn decode(bytes: &[u8], strict: bool) -> Result<(String, String, Vec<String>
     };
     let enc = match enc {
         Some(e) if e == encoding_rs::UTF_16LE || e == encoding_rs::UTF_16BE => {
-            // A UTF-16 declaration in a file that is not UTF-16 (no zeros).
+            // A UTF-16 declaration on bytes that are not UTF-16 (no zeros).
             notes.push(format!(
                 "1:1: declared {} but the bytes are not utf-16",
                 e.name()
@@ -182,6 +262,8 @@ pub fn decode(bytes: &[u8], strict: bool) -> Result<(String, String, Vec<String>
         None => {
             if std::str::from_utf8(bytes).is_ok() {
                 encoding_rs::UTF_8
+            } else if latin1 {
+                encoding_rs::WINDOWS_1252
             } else {
                 let mut det =
                     chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
@@ -208,7 +290,7 @@ pub fn decode(bytes: &[u8], strict: bool) -> Result<(String, String, Vec<String>
             enc.name()
         ));
     }
-    Ok((text.into_owned(), enc.name().to_string(), notes))
+    Ok((text.into_owned(), enc))
 }
 
 fn clip(s: &str) -> String {
@@ -225,19 +307,6 @@ pub fn read_bytes(bytes: &[u8], opts: ReadOptions) -> Result<Collection, SyntaxE
     let (text, charset, notes) = decode(bytes, opts.strict)?;
     let mut c = read_str(&text, opts)?;
     let mut warnings = notes;
-    if charset != "UTF-8" || !warnings.is_empty() {
-        let mut seen = std::collections::BTreeSet::new();
-        for t in &c.trees {
-            if let Some(ca) = t.root().value("CA") {
-                seen.insert(ca.trim().to_ascii_lowercase());
-            }
-        }
-        if seen.len() > 1 {
-            warnings.push(format!(
-                "1:1: trees declare several charsets; all read as {charset}"
-            ));
-        }
-    }
     warnings.append(&mut c.warnings);
     c.warnings = warnings;
     c.charset = charset;
@@ -291,7 +360,7 @@ impl<'a> Cursor<'a> {
 }
 
 /// One open `(`: the node the next `;` attaches to, and whether a
-/// variation closed inside it (so a further `;` is an FF[1]-style
+/// variation closed inside it (so a further `;` is an `FF[1]`-style
 /// continuation).
 struct Frame {
     last: Option<usize>,

@@ -1,6 +1,6 @@
 //! The per-game lines of `kosumi replay`.
 
-use super::{read_file, replay_tree, ReadOptions, ReplayOptions, SgfError};
+use super::{read_file, replay_tree, ReadOptions, ReplayOptions};
 use std::path::Path;
 
 /// What `kosumi replay` found in one file: one line per game, warnings,
@@ -51,12 +51,7 @@ pub fn replay_file(path: &Path, opts: &ReplayOptions, until: Option<usize>) -> F
         let head = format!("{name} game {}", i + 1);
         let r = match replay_tree(&name, tree, &opts) {
             Ok(r) => r,
-            Err(SgfError { pos, kind, .. }) => {
-                let e = SgfError {
-                    file: name.clone(),
-                    pos,
-                    kind,
-                };
+            Err(e) => {
                 rep.lines.push(format!("{head}: error: {e}"));
                 rep.boards.push(None);
                 rep.ok = false;

@@ -171,7 +171,8 @@ impl Node {
 /// One game tree: an arena of nodes in pre-order, node 0 the root.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameTree {
-    /// The nodes; `nodes[0]` is the root.
+    /// The nodes; `nodes[0]` is the root (a tree always has one; the
+    /// methods panic on an empty `nodes`).
     pub nodes: Vec<Node>,
 }
 
