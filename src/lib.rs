@@ -17,6 +17,8 @@
 //! - [`clock`]: time settings and clock state as controllers report them.
 //! - [`player`]: the `Player` trait, the random player, Monte-Carlo
 //!   ownership.
+//! - [`gtp`]: the GTP v2 engine: line preprocessing, one command table,
+//!   the engine as a line-to-response function, the stdin/stdout loop.
 //! - [`stats`]: win rates with Wilson intervals, tallies, JSON text.
 //! - [`arena`]: games between our players and outside GTP engines, with
 //!   faults recorded; matches.
@@ -28,6 +30,7 @@ pub mod board;
 pub mod clock;
 pub mod color;
 pub mod game;
+pub mod gtp;
 pub mod player;
 pub mod playout;
 pub mod point;

@@ -5,13 +5,76 @@ use std::process::ExitCode;
 
 #[derive(Parser)]
 #[command(name = "kosumi", version, about = "Kosumi, a Go engine")]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// With no subcommand: the GTP engine with these options.
+    #[command(flatten)]
+    gtp: GtpArgs,
+}
+
+/// Options of the GTP engine (`kosumi gtp`, also the default).
+#[derive(clap::Args, Clone, Debug)]
+struct GtpArgs {
+    /// Rules: chinese, japanese, aga, new_zealand, tromp-taylor.
+    #[arg(long, default_value = "chinese", value_parser = |s: &str| s.parse::<kosumi::Rules>().map_err(|e| e.to_string()))]
+    rules: kosumi::Rules,
+    /// Komi.
+    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
+    komi: f32,
+    /// Board size at start.
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u64).range(2..=25))]
+    size: u64,
+    /// Search threads (for the search player).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
+    /// Playouts per move (for the search player).
+    #[arg(long)]
+    playouts: Option<u64>,
+    /// Seconds per move (for the search player).
+    #[arg(long)]
+    time: Option<f64>,
+    /// Random seed of the player.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Log more to stderr.
+    #[arg(long)]
+    verbose: bool,
+}
+
+fn run_gtp(a: GtpArgs) -> ExitCode {
+    if !a.komi.is_finite() || a.time.is_some_and(|t| !t.is_finite() || t <= 0.0) {
+        eprintln!("kosumi: invalid --komi or --time");
+        return ExitCode::from(2);
+    }
+    let config = kosumi::gtp::Config {
+        size: a.size as usize,
+        komi: a.komi,
+        rules: a.rules,
+        seed: a.seed,
+        threads: a.threads as usize,
+        playouts: a.playouts,
+        time: a.time,
+        verbose: a.verbose,
+    };
+    let mut engine = kosumi::gtp::Engine::with_random_player(config);
+    if a.verbose {
+        eprintln!("kosumi: GTP engine ready (random player, seed {})", a.seed);
+    }
+    match kosumi::gtp::io::run(&mut engine, std::io::stdin(), std::io::stdout().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("kosumi: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// The GTP v2 engine on stdin/stdout (the default).
+    Gtp(GtpArgs),
     /// Uniform random playouts per second (the rules-core speed benchmark).
     Bench {
         /// Board size.
@@ -403,6 +466,7 @@ fn main() -> ExitCode {
             println!("{}", r.line());
             ExitCode::SUCCESS
         }
+        Some(Command::Gtp(a)) => run_gtp(a),
         Some(Command::Replay {
             files,
             rules,
@@ -447,9 +511,6 @@ fn main() -> ExitCode {
             None => run_selfplay(args),
         },
         Some(Command::Match(a)) => run_match(a),
-        None => {
-            eprintln!("kosumi: the GTP engine is not built yet; try `kosumi bench`");
-            ExitCode::FAILURE
-        }
+        None => run_gtp(cli.gtp),
     }
 }

@@ -1,0 +1,27 @@
+//! Every GTP integration test, in one test binary (one link instead of
+//! seven). The modules live in `tests/gtp/`, beside the golden transcripts
+//! and the regression suites:
+//!
+//! - `golden`: transcripts `tests/gtp/*.gtp` against `*.out`, no I/O;
+//! - `engine`: the engine and the I/O loop in process (clocks, clean-up,
+//!   interrupts, pipelining, hostile lines, SGF round trip);
+//! - `process`: the built binary driven by the `gtp` crate like Sabaki and
+//!   like kgsGtp;
+//! - `gnugo`: a game against GNU Go;
+//! - `regress`: the gogui-regress runner and the superko legality suites;
+//! - `fuzz`: proptest over command lines, and the soak run.
+
+#[path = "gtp/controller.rs"]
+mod controller;
+#[path = "gtp/engine.rs"]
+mod engine;
+#[path = "gtp/fuzz.rs"]
+mod fuzz;
+#[path = "gtp/gnugo.rs"]
+mod gnugo;
+#[path = "gtp/golden.rs"]
+mod golden;
+#[path = "gtp/process.rs"]
+mod process;
+#[path = "gtp/regress.rs"]
+mod regress;
