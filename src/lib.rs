@@ -19,8 +19,13 @@
 //!   ownership.
 //! - [`gtp`]: the GTP v2 engine: line preprocessing, one command table,
 //!   the engine as a line-to-response function, the stdin/stdout loop.
+//! - [`stats`]: win rates with Wilson intervals, tallies, JSON text.
+//! - [`arena`]: games between our players and outside GTP engines, with
+//!   faults recorded; matches.
+//! - [`selfplay`]: deterministic, shardable self-play and its summaries.
 #![deny(missing_docs)]
 
+pub mod arena;
 pub mod board;
 pub mod clock;
 pub mod color;
@@ -31,7 +36,9 @@ pub mod playout;
 pub mod point;
 pub mod rules;
 pub mod score;
+pub mod selfplay;
 pub mod sgf;
+pub mod stats;
 pub mod zobrist;
 
 pub use board::{Board, IllegalMove};

@@ -1,6 +1,6 @@
 //! The `kosumi` command line: subcommands and wiring only.
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -115,10 +115,343 @@ enum Command {
         #[arg(long)]
         warnings: bool,
     },
+    /// Plays Kosumi against itself, one SGF file per game, and prints a
+    /// summary; `selfplay summarize DIR...` merges the tables of runs or
+    /// shards.
+    #[command(args_conflicts_with_subcommands = true)]
+    Selfplay {
+        #[command(subcommand)]
+        action: Option<SelfplayAction>,
+        #[command(flatten)]
+        args: SelfplayArgs,
+    },
+    /// Plays Kosumi against an outside GTP engine, colours alternating,
+    /// and prints Kosumi's win rate.
+    Match(MatchArgs),
+}
+
+/// Settings shared by `selfplay` and `match`.
+#[derive(Args, Clone)]
+struct GameArgs {
+    /// Number of games (for a sharded self-play run: of the whole run).
+    #[arg(long, default_value_t = 10)]
+    games: usize,
+    /// Board size.
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u64).range(2..=25))]
+    size: u64,
+    /// Komi.
+    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
+    komi: f32,
+    /// Rules: chinese, japanese, aga, new_zealand, tromp-taylor.
+    #[arg(long, default_value = "chinese", value_parser = parse_rules)]
+    rules: kosumi::Rules,
+    /// Kosumi's playouts per move (for the search player).
+    #[arg(long)]
+    playouts: Option<u64>,
+    /// Kosumi's seconds per move (for the search player).
+    #[arg(long)]
+    time: Option<f64>,
+    /// Kosumi's search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Base random seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Moves (passes counted) after which a game is stopped and counted;
+    /// default 3 x size x size.
+    #[arg(long)]
+    max_moves: Option<usize>,
+    /// Print the summary as one JSON line.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct SelfplayArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Output directory for the SGF files and the table.
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Play only shard I of N (0-based; the games with index % N == I).
+    #[arg(long, value_parser = parse_shard)]
+    shard: Option<kosumi::selfplay::Shard>,
+}
+
+#[derive(Subcommand)]
+enum SelfplayAction {
+    /// Merges the tables in one or more self-play output directories.
+    Summarize {
+        /// Directories written by `kosumi selfplay --out`.
+        #[arg(required = true)]
+        dirs: Vec<std::path::PathBuf>,
+        /// Print the summary as one JSON line.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Args)]
+struct MatchArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// The opponent's GTP command line, e.g. 'gnugo --mode gtp --level 10'.
+    #[arg(long)]
+    opponent: String,
+    /// A referee's command line; games ending by passes or the move cap
+    /// are scored with its final_score instead of Kosumi's own count.
+    #[arg(long)]
+    referee: Option<String>,
+    /// Seconds a side may take for one move (or a command) before it loses
+    /// on time.
+    #[arg(long, default_value_t = 60.0)]
+    move_timeout: f64,
+    /// Output directory for the SGF files (none written without it).
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
 }
 
 fn parse_rules(s: &str) -> Result<kosumi::Rules, String> {
     kosumi::Rules::preset(s).map_err(|e| e.to_string())
+}
+
+fn parse_shard(s: &str) -> Result<kosumi::selfplay::Shard, String> {
+    s.parse()
+}
+
+/// Raised by the first Ctrl-C; a second one exits at once.
+static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn install_ctrlc() {
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\nkosumi: stopping after the finished games (Ctrl-C again to quit at once)");
+    });
+}
+
+fn progress_bar(len: usize) -> indicatif::ProgressBar {
+    let pb = indicatif::ProgressBar::with_draw_target(
+        Some(len as u64),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    pb.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}  eta {eta}",
+        )
+        .expect("constant template")
+        .progress_chars("=> "),
+    );
+    pb
+}
+
+/// Checks the numbers clap cannot: komi and time must be finite.
+fn check_game_args(g: &GameArgs) -> Result<(), String> {
+    if !g.komi.is_finite() || g.komi.abs() > 1000.0 {
+        return Err(format!("--komi {} is not a usable komi", g.komi));
+    }
+    if let Some(t) = g.time {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(format!("--time {t} is not a positive number of seconds"));
+        }
+    }
+    Ok(())
+}
+
+fn game_config(g: &GameArgs) -> kosumi::arena::GameConfig {
+    let size = g.size as usize;
+    let mut cfg = kosumi::arena::GameConfig::new(size);
+    cfg.komi = g.komi;
+    cfg.rules = g.rules;
+    if let Some(m) = g.max_moves {
+        cfg.max_moves = m.max(1);
+    }
+    cfg
+}
+
+fn player_spec(g: &GameArgs) -> kosumi::arena::PlayerSpec {
+    kosumi::arena::PlayerSpec {
+        playouts: g.playouts,
+        time: g.time,
+        threads: g.threads.max(1),
+    }
+}
+
+fn run_selfplay(a: SelfplayArgs) -> ExitCode {
+    use kosumi::selfplay;
+    let Some(out) = a.out else {
+        eprintln!("kosumi selfplay: --out DIR is required");
+        return ExitCode::from(2);
+    };
+    if let Err(e) = check_game_args(&a.game) {
+        eprintln!("kosumi selfplay: {e}");
+        return ExitCode::from(2);
+    }
+    let cfg = selfplay::SelfplayConfig {
+        game: game_config(&a.game),
+        games: a.game.games,
+        seed: a.game.seed,
+        player: player_spec(&a.game),
+        jobs: a.jobs.max(1),
+        shard: a.shard.unwrap_or_default(),
+        out,
+    };
+    install_ctrlc();
+    let pb = progress_bar(cfg.indices().len());
+    let result = selfplay::run(&cfg, &STOP, &mut |_, s| {
+        pb.inc(1);
+        pb.set_message(format!(
+            "Black {:.1}%",
+            100.0 * s.black.rate().unwrap_or(0.0)
+        ));
+    });
+    pb.finish_and_clear();
+    match result {
+        Ok(s) => {
+            if a.game.json {
+                println!("{}", s.json());
+            } else {
+                println!("{}", s.text());
+            }
+            finish_code()
+        }
+        Err(e) => {
+            eprintln!("kosumi selfplay: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_summarize(dirs: Vec<std::path::PathBuf>, json: bool) -> ExitCode {
+    match kosumi::selfplay::summarize(&dirs) {
+        Ok(m) => {
+            if json {
+                println!("{}", m.json());
+            } else {
+                println!(
+                    "tables {}  games present {} of {}  duplicates {}  torn rows {}",
+                    m.tables, m.present, m.expected, m.duplicates, m.torn
+                );
+                println!("settings: {}", m.settings);
+                println!("{}", m.summary.text());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("kosumi selfplay summarize: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_match(a: MatchArgs) -> ExitCode {
+    use kosumi::arena;
+    if let Err(e) = check_game_args(&a.game) {
+        eprintln!("kosumi match: {e}");
+        return ExitCode::from(2);
+    }
+    if !(a.move_timeout > 0.0 && a.move_timeout.is_finite()) {
+        eprintln!("kosumi match: --move-timeout must be a positive number of seconds");
+        return ExitCode::from(2);
+    }
+    let mut game = game_config(&a.game);
+    game.move_timeout = Some(std::time::Duration::from_secs_f64(a.move_timeout));
+    let cfg = arena::MatchConfig {
+        game,
+        games: a.game.games,
+        player: player_spec(&a.game),
+        seed: a.game.seed,
+        opponent: a.opponent.clone(),
+        referee: a.referee.clone(),
+        setup_timeout: std::time::Duration::from_secs_f64(a.move_timeout.max(10.0)),
+    };
+    if let Some(out) = &a.out {
+        if let Err(e) = std::fs::create_dir_all(out) {
+            eprintln!("kosumi match: {}: {e}", out.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    install_ctrlc();
+    let pb = progress_bar(cfg.games);
+    let date = today();
+    let result = arena::run_match(&cfg, &STOP, &mut |g, s| {
+        pb.inc(1);
+        pb.set_message(format!(
+            "Kosumi {:.1}%",
+            100.0 * s.kosumi.rate().unwrap_or(0.0)
+        ));
+        if let Some(out) = &a.out {
+            let comment = format!(
+                "Kosumi match game {} (0-based), Kosumi {} ({}), seed {}.\n\
+                 Opponent: {}.\nReferee: {}.",
+                g.index,
+                g.kosumi.name(),
+                cfg.player.describe(),
+                arena::mix_seed(cfg.seed, g.index as u64),
+                cfg.opponent,
+                cfg.referee.as_deref().unwrap_or("none (own count)")
+            );
+            let text = arena::record_to_sgf(
+                &g.record,
+                &format!("kosumi match game {}", g.index),
+                &comment,
+                date.clone(),
+                Vec::new(),
+            );
+            let path = out.join(kosumi::selfplay::sgf_name(g.index));
+            arena::write_atomic(&path, text.as_bytes())
+                .map_err(|e| arena::MatchError::Io(path, e))?;
+        }
+        Ok(())
+    });
+    pb.finish_and_clear();
+    match result {
+        Ok(s) => {
+            if a.game.json {
+                println!("{}", s.json());
+            } else {
+                println!("{}", s.text());
+            }
+            finish_code()
+        }
+        Err(e) => {
+            eprintln!("kosumi match: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// 130 after a Ctrl-C (the summary covers the finished games), else 0.
+fn finish_code() -> ExitCode {
+    if STOP.load(std::sync::atomic::Ordering::SeqCst) {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Today's date (UTC) as SGF `DT` text.
+fn today() -> Option<String> {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_secs();
+    let days = (secs / 86_400) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    Some(format!("{y:04}-{m:02}-{d:02}"))
 }
 
 fn main() -> ExitCode {
@@ -173,6 +506,11 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
+        Some(Command::Selfplay { action, args }) => match action {
+            Some(SelfplayAction::Summarize { dirs, json }) => run_summarize(dirs, json),
+            None => run_selfplay(args),
+        },
+        Some(Command::Match(a)) => run_match(a),
         None => run_gtp(cli.gtp),
     }
 }

@@ -60,6 +60,13 @@ pub trait Player: Send {
     /// Called when the controller starts a new game or changes the position
     /// in a way the player cannot follow (a cue to drop cached state).
     fn clear(&mut self) {}
+
+    /// Playouts run so far by this player, for self-play and match
+    /// statistics (playouts per second). The default, for players that
+    /// run none, is 0.
+    fn playouts(&self) -> u64 {
+        0
+    }
 }
 
 /// The moves `color` may play now that do not fill one of its own eyes

@@ -1,0 +1,736 @@
+//! Self-play at scale: deterministic games, sharding, and summaries that
+//! merge.
+//!
+//! Game `i` of a run (0-based, global over all shards) is played with the
+//! seed [`game_seed`]`(seed, i)`; Black's player gets [`mix_seed`] of that
+//! and 1, White's of that and 2. So a game's record depends only on the
+//! settings, the base seed and its index: the same run gives byte-identical
+//! SGF files, whatever the number of jobs (with one search thread), and
+//! shard `I/N` (0-based `I`, playing the games with `i % N == I`) writes
+//! exactly the files the whole run would write for those games.
+//!
+//! Output in the directory: `game-NNNNNN.sgf` per game (written to a
+//! temporary name, then renamed), and a table `selfplay-I-of-N.tsv` with a
+//! `#` header (the settings that must agree for tables to merge) and one
+//! tab-separated row per finished game, appended as games finish:
+//! `index seed result length ending playouts seconds file`. The table,
+//! not the SGF files, is what [`summarize`] reads: it carries the playout
+//! counts and times that a byte-identical SGF cannot, and needs no SGF
+//! parser. Games cut off by Ctrl-C are neither written nor counted.
+
+use crate::arena::{
+    make_player, mix_seed, play_game, record_to_sgf, write_atomic, Ending, GameConfig, GameRecord,
+    LocalContestant, PlayerSpec,
+};
+use crate::color::Color;
+use crate::score::GameResult;
+use crate::stats::{json_f64, json_str, Tally};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// One part of a run spread over several machines: `index` of `count`,
+/// 0-based (as Slurm array and Kubernetes indexed-job indices are).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, `0..count`.
+    pub index: usize,
+    /// Number of shards.
+    pub count: usize,
+}
+
+impl Default for Shard {
+    fn default() -> Shard {
+        Shard { index: 0, count: 1 }
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+    /// `I/N` with `0 <= I < N`.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("shard '{s}' is not I/N with 0 <= I < N");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The settings of a self-play run.
+#[derive(Clone, Debug)]
+pub struct SelfplayConfig {
+    /// Per-game settings.
+    pub game: GameConfig,
+    /// Games in the whole run (all shards).
+    pub games: usize,
+    /// Base seed.
+    pub seed: u64,
+    /// The player (both colours).
+    pub player: PlayerSpec,
+    /// Games played at once.
+    pub jobs: usize,
+    /// Which part of the run to play.
+    pub shard: Shard,
+    /// Output directory.
+    pub out: PathBuf,
+}
+
+impl SelfplayConfig {
+    /// The settings that decide the games, as one line; tables merge only
+    /// when theirs agree.
+    pub fn settings(&self) -> String {
+        let g = &self.game;
+        format!(
+            "size={} komi={} rules={} max-moves={} cleanup={} player={} seed={} games={}",
+            g.size,
+            g.komi,
+            g.rules,
+            g.max_moves,
+            if g.cleanup { "on" } else { "off" },
+            self.player.describe().replace(' ', ","),
+            self.seed,
+            self.games
+        )
+    }
+
+    /// The global indices of this shard's games.
+    pub fn indices(&self) -> Vec<usize> {
+        (0..self.games)
+            .filter(|i| i % self.shard.count == self.shard.index)
+            .collect()
+    }
+
+    /// The table file of this shard.
+    pub fn table_path(&self) -> PathBuf {
+        self.out.join(format!(
+            "selfplay-{}-of-{}.tsv",
+            self.shard.index, self.shard.count
+        ))
+    }
+}
+
+/// The seed of game `index` of a run with base seed `seed`.
+pub fn game_seed(seed: u64, index: usize) -> u64 {
+    mix_seed(seed, index as u64)
+}
+
+/// The SGF file name of game `index`.
+pub fn sgf_name(index: usize) -> String {
+    format!("game-{index:06}.sgf")
+}
+
+/// Plays game `index` of the run (deterministic for one search thread).
+pub fn play_one(cfg: &SelfplayConfig, index: usize, stop: &AtomicBool) -> GameRecord {
+    let s = game_seed(cfg.seed, index);
+    let label = format!(
+        "Kosumi {} ({})",
+        env!("CARGO_PKG_VERSION"),
+        cfg.player.describe()
+    );
+    let mut black = LocalContestant::new(make_player(&cfg.player, mix_seed(s, 1)), label.clone());
+    let mut white = LocalContestant::new(make_player(&cfg.player, mix_seed(s, 2)), label);
+    play_game(&cfg.game, &mut black, &mut white, None, stop)
+}
+
+/// The SGF text of game `index` (no date, no timings: byte-identical for
+/// identical games).
+pub fn game_sgf(cfg: &SelfplayConfig, index: usize, rec: &GameRecord) -> String {
+    let s = game_seed(cfg.seed, index);
+    let comment = format!(
+        "Kosumi self-play game {index} (0-based) of {}, game seed {s}, base seed {}.\n\
+         Both players: {}.\nSettings: {}.",
+        cfg.games,
+        cfg.seed,
+        cfg.player.describe(),
+        cfg.settings()
+    );
+    record_to_sgf(
+        rec,
+        &format!("kosumi selfplay seed {} game {index}", cfg.seed),
+        &comment,
+        None,
+        Vec::new(),
+    )
+}
+
+/// One row of a table: one finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameLine {
+    /// Global game index.
+    pub index: usize,
+    /// The game's seed.
+    pub seed: u64,
+    /// The result.
+    pub result: GameResult,
+    /// Moves before clean-up.
+    pub length: usize,
+    /// [`Ending::key`], with `-black`/`-white` for the colour at fault.
+    pub ending: String,
+    /// Playouts run in the game.
+    pub playouts: u64,
+    /// Seconds both players spent thinking.
+    pub seconds: f64,
+    /// The SGF file name.
+    pub file: String,
+}
+
+impl GameLine {
+    /// The row for game `index` with record `rec`.
+    pub fn of(cfg: &SelfplayConfig, index: usize, rec: &GameRecord) -> GameLine {
+        let ending = match rec.ending.by() {
+            Some(c) => format!("{}-{}", rec.ending.key(), c.name()),
+            None => rec.ending.key().to_string(),
+        };
+        GameLine {
+            index,
+            seed: game_seed(cfg.seed, index),
+            result: rec.result,
+            length: rec.length,
+            ending,
+            playouts: rec.playouts,
+            seconds: (rec.think[0] + rec.think[1]).as_secs_f64(),
+            file: sgf_name(index),
+        }
+    }
+
+    fn row(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}\t{}\t{}\t{:.6}\t{}\n",
+            self.index,
+            self.seed,
+            self.result,
+            self.length,
+            self.ending,
+            self.playouts,
+            self.seconds,
+            self.file
+        )
+    }
+
+    fn parse(row: &str) -> Result<GameLine, String> {
+        let f: Vec<&str> = row.split('\t').collect();
+        if f.len() != 8 {
+            return Err(format!("{} fields where 8 were expected", f.len()));
+        }
+        let num = |i: usize, what: &str| -> Result<u64, String> {
+            f[i].parse::<u64>()
+                .map_err(|_| format!("bad {what} '{}'", clip(f[i])))
+        };
+        let seconds: f64 = f[6]
+            .parse()
+            .ok()
+            .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+            .ok_or_else(|| format!("bad seconds '{}'", clip(f[6])))?;
+        Ok(GameLine {
+            index: num(0, "index")? as usize,
+            seed: num(1, "seed")?,
+            result: GameResult::parse(f[2]),
+            length: num(3, "length")? as usize,
+            ending: f[4].to_string(),
+            playouts: num(5, "playouts")?,
+            seconds,
+            file: f[7].to_string(),
+        })
+    }
+}
+
+fn clip(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
+/// A self-play run in numbers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SelfplaySummary {
+    /// Finished games.
+    pub games: u64,
+    /// Results from Black's side (White's are the mirror).
+    pub black: Tally,
+    /// Games without a result.
+    pub void: u64,
+    /// Sum of game lengths (moves before clean-up).
+    pub total_length: u64,
+    /// Games by ending (`passes`, `cap`, `resign-black`, ...).
+    pub endings: BTreeMap<String, u64>,
+    /// Playouts run.
+    pub playouts: u64,
+    /// Seconds spent thinking (summed over games, not wall clock).
+    pub seconds: f64,
+}
+
+impl SelfplaySummary {
+    /// Adds one game.
+    pub fn add(&mut self, l: &GameLine) {
+        self.games += 1;
+        if !self.black.add(&l.result, Color::Black) {
+            self.void += 1;
+        }
+        self.total_length += l.length as u64;
+        *self.endings.entry(l.ending.clone()).or_insert(0) += 1;
+        self.playouts += l.playouts;
+        self.seconds += l.seconds;
+    }
+
+    /// Results from White's side.
+    pub fn white(&self) -> Tally {
+        Tally {
+            wins: self.black.losses,
+            losses: self.black.wins,
+            draws: self.black.draws,
+        }
+    }
+
+    /// Mean game length in moves (passes counted, clean-up not).
+    pub fn mean_length(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.total_length as f64 / self.games as f64
+        }
+    }
+
+    /// Games ended by a resignation of either colour.
+    pub fn resignations(&self) -> u64 {
+        self.endings
+            .iter()
+            .filter(|(k, _)| k.starts_with("resign"))
+            .map(|(_, v)| v)
+            .sum()
+    }
+
+    /// Playouts per second of thinking time, if any playouts were run.
+    pub fn playouts_per_second(&self) -> Option<f64> {
+        (self.playouts > 0 && self.seconds > 0.0).then(|| self.playouts as f64 / self.seconds)
+    }
+
+    /// The summary for people, several lines.
+    pub fn text(&self) -> String {
+        let endings: Vec<String> = self
+            .endings
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let pps = match self.playouts_per_second() {
+            Some(p) => format!("{p:.0}"),
+            None => "n/a (the player runs no playouts)".into(),
+        };
+        format!(
+            "games {}  draws {}  void {}\nBlack wins {}\nWhite wins {}\n\
+             mean length {:.1} moves  resignations {}  endings: {}\nplayouts/s {}",
+            self.games,
+            self.black.draws,
+            self.void,
+            self.black.describe(),
+            self.white().describe(),
+            self.mean_length(),
+            self.resignations(),
+            endings.join(", "),
+            pps
+        )
+    }
+
+    /// The summary as one JSON object.
+    pub fn json(&self) -> String {
+        let t = |t: &Tally| {
+            let (lo, hi) = t.interval();
+            format!(
+                "{{\"wins\":{},\"rate\":{},\"ci95\":[{},{}]}}",
+                t.wins,
+                t.rate().map_or("null".into(), json_f64),
+                json_f64(lo),
+                json_f64(hi)
+            )
+        };
+        let endings: Vec<String> = self
+            .endings
+            .iter()
+            .map(|(k, v)| format!("{}:{v}", json_str(k)))
+            .collect();
+        format!(
+            "{{\"kind\":\"selfplay\",\"games\":{},\"black\":{},\"white\":{},\"draws\":{},\
+             \"void\":{},\"mean_length\":{},\"resignations\":{},\"endings\":{{{}}},\
+             \"playouts\":{},\"seconds\":{},\"playouts_per_second\":{}}}",
+            self.games,
+            t(&self.black),
+            t(&self.white()),
+            self.black.draws,
+            self.void,
+            json_f64(self.mean_length()),
+            self.resignations(),
+            endings.join(","),
+            self.playouts,
+            json_f64(self.seconds),
+            self.playouts_per_second().map_or("null".into(), json_f64)
+        )
+    }
+}
+
+/// Why self-play or a summary failed.
+#[derive(Debug)]
+pub enum SelfplayError {
+    /// A file or directory could not be read or written.
+    Io(PathBuf, std::io::Error),
+    /// A table row or header is malformed (file, line, what).
+    Parse(PathBuf, usize, String),
+    /// Tables from runs with different settings, or disagreeing games.
+    Mixed(String),
+    /// No table in the directories given.
+    NoTables,
+    /// The settings fail [`GameConfig::check`].
+    Config(String),
+}
+
+impl fmt::Display for SelfplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SelfplayError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+            SelfplayError::Parse(p, l, e) => write!(f, "{}:{l}: {e}", p.display()),
+            SelfplayError::Mixed(e) => f.write_str(e),
+            SelfplayError::NoTables => f.write_str("no selfplay-*.tsv table found"),
+            SelfplayError::Config(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::error::Error for SelfplayError {}
+
+/// Plays this shard's games with `cfg.jobs` games at a time, writing each
+/// SGF and table row as the game finishes, and calling `on_game` (in the
+/// calling thread) after each. Stops starting games when `stop` is raised;
+/// games cut off are not kept.
+///
+/// # Errors
+/// [`SelfplayError::Config`] for settings that fail [`GameConfig::check`];
+/// [`SelfplayError::Io`] if the directory, a record or the table cannot be
+/// written.
+pub fn run(
+    cfg: &SelfplayConfig,
+    stop: &AtomicBool,
+    on_game: &mut dyn FnMut(&GameLine, &SelfplaySummary),
+) -> Result<SelfplaySummary, SelfplayError> {
+    let io = |p: &Path| {
+        let p = p.to_path_buf();
+        move |e| SelfplayError::Io(p, e)
+    };
+    cfg.game.check().map_err(SelfplayError::Config)?;
+    std::fs::create_dir_all(&cfg.out).map_err(io(&cfg.out))?;
+    let table_path = cfg.table_path();
+    let header = format!(
+        "# kosumi selfplay table 1\n# settings: {}\n# shard: {}\n\
+         index\tseed\tresult\tlength\tending\tplayouts\tseconds\tfile\n",
+        cfg.settings(),
+        cfg.shard
+    );
+    let mut table = std::fs::File::create(&table_path).map_err(io(&table_path))?;
+    table
+        .write_all(header.as_bytes())
+        .map_err(io(&table_path))?;
+
+    let indices = cfg.indices();
+    let next = AtomicUsize::new(0);
+    let mut summary = SelfplaySummary::default();
+    let (tx, rx) = mpsc::channel::<Result<GameLine, SelfplayError>>();
+    let jobs = cfg.jobs.clamp(1, indices.len().max(1));
+    let mut first_error = None;
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (indices, next) = (&indices, &next);
+            scope.spawn(move || loop {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let k = next.fetch_add(1, Ordering::SeqCst);
+                let Some(&index) = indices.get(k) else { break };
+                let rec = play_one(cfg, index, stop);
+                if rec.ending == Ending::Interrupted {
+                    break;
+                }
+                let path = cfg.out.join(sgf_name(index));
+                let sent = match write_atomic(&path, game_sgf(cfg, index, &rec).as_bytes()) {
+                    Ok(()) => tx.send(Ok(GameLine::of(cfg, index, &rec))),
+                    Err(e) => tx.send(Err(SelfplayError::Io(path, e))),
+                };
+                if sent.is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for msg in rx {
+            match msg {
+                Ok(line) => {
+                    if first_error.is_none() {
+                        if let Err(e) = table.write_all(line.row().as_bytes()) {
+                            first_error = Some(SelfplayError::Io(table_path.clone(), e));
+                            // Workers stop at their next game.
+                            next.store(usize::MAX / 2, Ordering::SeqCst);
+                        }
+                    }
+                    summary.add(&line);
+                    on_game(&line, &summary);
+                }
+                Err(e) => {
+                    if first_error.is_none() {
+                        first_error = Some(e);
+                    }
+                    next.store(usize::MAX / 2, Ordering::SeqCst);
+                }
+            }
+        }
+    });
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(summary),
+    }
+}
+
+/// What [`summarize`] found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summarized {
+    /// The merged numbers.
+    pub summary: SelfplaySummary,
+    /// The settings line all tables share.
+    pub settings: String,
+    /// Tables read.
+    pub tables: usize,
+    /// Games of the run (from the settings).
+    pub expected: usize,
+    /// Games found once or more.
+    pub present: usize,
+    /// Rows seen more than once (a shard run twice), counted once.
+    pub duplicates: usize,
+    /// Rows cut off at the end of a table (an interrupted write), skipped.
+    pub torn: usize,
+}
+
+impl Summarized {
+    /// The merged summary as one JSON object, with the table and game
+    /// counts of the merge.
+    pub fn json(&self) -> String {
+        let inner = self.summary.json();
+        format!(
+            "{{\"tables\":{},\"present\":{},\"expected\":{},\"duplicates\":{},\"torn\":{},{}",
+            self.tables,
+            self.present,
+            self.expected,
+            self.duplicates,
+            self.torn,
+            &inner[1..]
+        )
+    }
+}
+
+/// Reads every `selfplay-*.tsv` table in `dirs` and merges them: tables
+/// must share their settings; a game found twice is counted once (and
+/// must agree).
+///
+/// # Errors
+/// [`SelfplayError`] for unreadable files, malformed rows, mixed settings,
+/// disagreeing duplicates, or no table at all.
+pub fn summarize(dirs: &[PathBuf]) -> Result<Summarized, SelfplayError> {
+    let mut files = Vec::new();
+    for d in dirs {
+        let rd = std::fs::read_dir(d).map_err(|e| SelfplayError::Io(d.clone(), e))?;
+        for entry in rd {
+            let entry = entry.map_err(|e| SelfplayError::Io(d.clone(), e))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with("selfplay-") && name.ends_with(".tsv") {
+                files.push(entry.path());
+            }
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        return Err(SelfplayError::NoTables);
+    }
+    let mut settings: Option<(String, PathBuf)> = None;
+    let mut games: BTreeMap<usize, (GameLine, PathBuf)> = BTreeMap::new();
+    let mut duplicates = 0;
+    let mut torn = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).map_err(|e| SelfplayError::Io(f.clone(), e))?;
+        let mut file_settings = None;
+        let complete = text.ends_with('\n');
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let lineno = i + 1;
+            if let Some(s) = line.strip_prefix("# settings: ") {
+                match &settings {
+                    None => settings = Some((s.to_string(), f.clone())),
+                    Some((s0, f0)) if s0 != s => {
+                        return Err(SelfplayError::Mixed(format!(
+                            "different settings in {} ({s0}) and {} ({s})",
+                            f0.display(),
+                            f.display()
+                        )))
+                    }
+                    Some(_) => {}
+                }
+                file_settings = Some(());
+                continue;
+            }
+            if file_settings.is_none() && !line.starts_with('#') {
+                return Err(SelfplayError::Parse(
+                    f.clone(),
+                    lineno,
+                    "no '# settings:' header before the rows".into(),
+                ));
+            }
+            if line.starts_with('#') || line.starts_with("index\t") || line.trim().is_empty() {
+                continue;
+            }
+            if !complete && i + 1 == lines.len() {
+                torn += 1;
+                continue;
+            }
+            let g =
+                GameLine::parse(line).map_err(|e| SelfplayError::Parse(f.clone(), lineno, e))?;
+            match games.get(&g.index) {
+                Some((old, p)) => {
+                    if old.result != g.result || old.length != g.length || old.seed != g.seed {
+                        return Err(SelfplayError::Mixed(format!(
+                            "game {} differs between {} and {}",
+                            g.index,
+                            p.display(),
+                            f.display()
+                        )));
+                    }
+                    duplicates += 1;
+                }
+                None => {
+                    games.insert(g.index, (g, f.clone()));
+                }
+            }
+        }
+        if file_settings.is_none() {
+            return Err(SelfplayError::Parse(
+                f.clone(),
+                1,
+                "no '# settings:' header".into(),
+            ));
+        }
+    }
+    let settings = settings.map(|s| s.0).unwrap_or_default();
+    let expected = settings
+        .split_whitespace()
+        .find_map(|kv| kv.strip_prefix("games="))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut summary = SelfplaySummary::default();
+    for (g, _) in games.values() {
+        summary.add(g);
+    }
+    Ok(Summarized {
+        summary,
+        settings,
+        tables: files.len(),
+        expected,
+        present: games.len(),
+        duplicates,
+        torn,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_and_split_the_games() {
+        assert_eq!("2/4".parse::<Shard>(), Ok(Shard { index: 2, count: 4 }));
+        for bad in ["4/4", "1/0", "x/2", "1", "-1/2", "1/2/3"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+        let mut cfg = SelfplayConfig {
+            game: GameConfig::new(9),
+            games: 10,
+            seed: 1,
+            player: PlayerSpec::default(),
+            jobs: 1,
+            shard: Shard { index: 1, count: 3 },
+            out: PathBuf::from("unused"),
+        };
+        assert_eq!(cfg.indices(), vec![1, 4, 7]);
+        let mut all = Vec::new();
+        for i in 0..3 {
+            cfg.shard.index = i;
+            all.extend(cfg.indices());
+        }
+        all.sort();
+        assert_eq!(all, (0..10).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn table_rows_round_trip() {
+        let l = GameLine {
+            index: 17,
+            seed: 12345678901234567890,
+            result: GameResult::Score(Color::White, 3.5),
+            length: 101,
+            ending: "passes".into(),
+            playouts: 0,
+            seconds: 0.25,
+            file: sgf_name(17),
+        };
+        let row = l.row();
+        assert_eq!(
+            row,
+            "17\t12345678901234567890\tW+3.5\t101\tpasses\t0\t0.250000\tgame-000017.sgf\n"
+        );
+        assert_eq!(GameLine::parse(row.trim_end()).unwrap(), l);
+        assert!(GameLine::parse("17\tx").is_err());
+        assert!(GameLine::parse("a\t1\tB+R\t3\tresign-white\t0\t0.1\tf").is_err());
+    }
+
+    #[test]
+    fn summary_counts_and_text() {
+        let mut s = SelfplaySummary::default();
+        for (i, (r, e)) in [
+            ("B+3.5", "passes"),
+            ("W+R", "resign-black"),
+            ("0", "passes"),
+            ("?", "refused-white"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            s.add(&GameLine {
+                index: i,
+                seed: 0,
+                result: GameResult::parse(r),
+                length: 10 * (i + 1),
+                ending: e.to_string(),
+                playouts: 0,
+                seconds: 1.0,
+                file: sgf_name(i),
+            });
+        }
+        assert_eq!(s.games, 4);
+        assert_eq!(s.void, 1);
+        assert_eq!(s.black.wins + s.black.losses + s.black.draws + s.void, 4);
+        assert_eq!(s.white().wins, 1);
+        assert_eq!(s.resignations(), 1);
+        assert_eq!(s.mean_length(), 25.0);
+        assert_eq!(s.playouts_per_second(), None);
+        assert!(
+            s.text().contains("Black wins 1.5/3 = 50.0%"),
+            "{}",
+            s.text()
+        );
+        assert!(s.json().starts_with("{\"kind\":\"selfplay\",\"games\":4,"));
+    }
+}
