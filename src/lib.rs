@@ -15,12 +15,15 @@
 //! - [`clock`]: time settings and clock state as controllers report them.
 //! - [`player`]: the `Player` trait, the random player, Monte-Carlo
 //!   ownership.
+//! - [`mcts`]: the Monte-Carlo tree search player: tree, playout policy,
+//!   threads, time control, analysis snapshots.
 #![deny(missing_docs)]
 
 pub mod board;
 pub mod clock;
 pub mod color;
 pub mod game;
+pub mod mcts;
 pub mod player;
 pub mod playout;
 pub mod point;
