@@ -155,9 +155,9 @@ impl Default for SearchConfig {
             max_playouts: None,
             time_per_move: None,
             default_time: 1.0,
-            max_nodes: 2_000_000,
+            max_nodes: 4_000_000,
             reuse_tree: true,
-            expand_visits: 4,
+            expand_visits: 8,
             rave_equiv: 3500.0,
             uct_c: 0.0,
             early_stop: true,
@@ -665,10 +665,9 @@ pub fn middle_game(size: usize, fill: f64, seed: u64) -> Option<Game> {
         let c = game.to_move();
         let moves = game.moves();
         let last = moves.last().and_then(|m| m.mv.point());
-        let last2 = moves.len().checked_sub(2).and_then(|i| moves[i].mv.point());
         let mut b = game.board().clone();
-        let mv = policy::choose_move(&mut b, c, last, last2, &mut rng, &cfg)
-            .map_or(Move::Pass, Move::Play);
+        let mv =
+            policy::choose_move(&mut b, c, last, &mut rng, &cfg).map_or(Move::Pass, Move::Play);
         if game.play(c, mv).is_err() {
             game.play(c, Move::Pass).ok()?;
         }

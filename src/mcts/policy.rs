@@ -9,7 +9,7 @@
 //!    the last move that are in atari (extend to a second liberty, or
 //!    capture an attacker in atari);
 //! 2. shape (with probability [`SearchConfig::pattern_prob`]): an empty
-//!    point next to the last two moves whose 3x3 neighbourhood is one of the
+//!    point next to the last move whose 3x3 neighbourhood is one of the
 //!    [`SHAPES`];
 //! 3. a random point, drawn uniformly without replacement, that is legal,
 //!    not an eye of the mover, and not a self-atari of two or more stones
@@ -272,13 +272,12 @@ fn shape_replies(b: &Board, c: Color, last: Point, out: &mut Candidates) {
     }
 }
 
-/// Picks the playout move for `c`, or `None` to pass. `last` and `last2`
-/// are the previous two moves (points still on the board or not).
+/// Picks the playout move for `c`, or `None` to pass. `last` is the
+/// previous move (its point, whether or not the stone is still there).
 pub(crate) fn choose_move<R: Rng>(
     b: &mut Board,
     c: Color,
     last: Option<Point>,
-    last2: Option<Point>,
     rng: &mut R,
     cfg: &SearchConfig,
 ) -> Option<Point> {
@@ -294,9 +293,6 @@ pub(crate) fn choose_move<R: Rng>(
             if chance(rng, cfg.pattern_prob) {
                 let mut cands = Candidates::new();
                 shape_replies(b, c, l, &mut cands);
-                if let Some(l2) = last2 {
-                    shape_replies(b, c, l2, &mut cands);
-                }
                 if let Some(p) = cands.pick(rng) {
                     return Some(p);
                 }
@@ -312,8 +308,9 @@ pub(crate) fn choose_move<R: Rng>(
             if cfg.uniform_playouts {
                 return Some(p);
             }
-            let libs = b.liberties_after(c, p, 2);
-            let ok = libs >= 2
+            let open = p.neighbors().iter().filter(|&&q| b.is_empty(q)).count();
+            let ok = open >= 2
+                || b.liberties_after(c, p, 2) >= 2
                 || (!p.neighbors().iter().any(|&q| b.get(q) == Some(c))
                     && !chance(rng, cfg.self_atari_reject));
             if ok {
@@ -336,12 +333,10 @@ pub(crate) struct PlayoutEnd {
 /// (1 black, 2 white) of the first stone played on each point where it is
 /// still 0 (for AMAF). Returns the area margin of the final position;
 /// `owner` gets the final owner of every point (+1 black, -1 white, 0).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn playout<R: Rng>(
     b: &mut Board,
     mut to_move: Color,
     mut last: Option<Point>,
-    mut last2: Option<Point>,
     rng: &mut R,
     cfg: &SearchConfig,
     first_play: &mut [u8; ARRAY_LEN],
@@ -352,20 +347,18 @@ pub(crate) fn playout<R: Rng>(
     let mut passes = 0;
     let mut moves = 0;
     while moves < max_moves && passes < 2 {
-        match choose_move(b, to_move, last, last2, rng, cfg) {
+        match choose_move(b, to_move, last, rng, cfg) {
             Some(p) => {
                 b.play_unchecked(to_move, p);
                 if first_play[p.index()] == 0 {
                     first_play[p.index()] = to_move as u8;
                 }
                 passes = 0;
-                last2 = last;
                 last = Some(p);
             }
             None => {
                 b.pass();
                 passes += 1;
-                last2 = last;
                 last = None;
             }
         }
@@ -579,14 +572,7 @@ mod tests {
         };
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
         let mut bb = b.clone();
-        let m = choose_move(
-            &mut bb,
-            Color::Black,
-            Some(at(&b, "C2")),
-            None,
-            &mut rng,
-            &cfg,
-        );
+        let m = choose_move(&mut bb, Color::Black, Some(at(&b, "C2")), &mut rng, &cfg);
         assert!(m.is_some());
         // White's C3-C2 chain with one liberty left (C1): always captured.
         let b2 = Board::from_diagram(
@@ -601,14 +587,7 @@ mod tests {
         for seed in 0..20 {
             let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
             let mut bb = b2.clone();
-            let m = choose_move(
-                &mut bb,
-                Color::Black,
-                Some(at(&b2, "C2")),
-                None,
-                &mut rng,
-                &cfg,
-            );
+            let m = choose_move(&mut bb, Color::Black, Some(at(&b2, "C2")), &mut rng, &cfg);
             assert_eq!(m, Some(at(&b2, "C1")), "seed {seed}");
         }
     }

@@ -328,7 +328,6 @@ impl<'a> Search<'a> {
             &mut b,
             c,
             last,
-            last2,
             &mut w.rng,
             self.cfg,
             &mut w.first_play,
