@@ -403,3 +403,59 @@ fn stop_flag_ends_an_unlimited_search() {
     );
     assert!(a.playouts >= 500);
 }
+
+#[test]
+fn resigns_when_hopeless_but_not_in_a_close_endgame() {
+    // White owns the board but Black's corner chain, which is in atari.
+    let hopeless = game_of(
+        "
+        . X O . O . O . O
+        X X O O O O O O O
+        O O O . O . O . O
+        . O O O O O O O O
+        O O . O . O . O .
+        O O O O O O O O O
+        . O . O . O . O .
+        O O O O O O O O O
+        . O . O . O . O .",
+        Color::Black,
+        Rules::default(),
+        7.5,
+    );
+    let mut p = MctsPlayer::new(cfg(500, 17));
+    let decisions: Vec<Decision> = (0..3)
+        .map(|_| genmove(&mut p, &hopeless, Color::Black, false))
+        .collect();
+    assert!(matches!(decisions[0], Decision::Play(_)));
+    assert!(matches!(decisions[1], Decision::Play(_)));
+    assert_eq!(decisions[2], Decision::Resign);
+    // The same with resignation switched off.
+    let mut q = MctsPlayer::new(SearchConfig {
+        no_resign: true,
+        ..cfg(500, 17)
+    });
+    for _ in 0..4 {
+        assert_ne!(
+            genmove(&mut q, &hopeless, Color::Black, false),
+            Decision::Resign
+        );
+    }
+    // A finished game lost by half a point (komi 9.5): no resignation.
+    let mut close = finished(false);
+    close.set_komi(9.5);
+    let mut r = MctsPlayer::new(cfg(500, 18));
+    for _ in 0..4 {
+        assert_ne!(
+            genmove(&mut r, &close, Color::Black, false),
+            Decision::Resign
+        );
+    }
+    // Clean-up mode never resigns.
+    let mut s = MctsPlayer::new(cfg(500, 19));
+    for _ in 0..4 {
+        assert_ne!(
+            genmove(&mut s, &hopeless, Color::Black, true),
+            Decision::Resign
+        );
+    }
+}

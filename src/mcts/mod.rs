@@ -31,10 +31,11 @@ use crate::game::{Game, PlayedMove};
 use crate::player::{Decision, GenmoveRequest, Player};
 use crate::point::{Move, Point};
 use crate::rules::Rules;
-use search::{root_children_legal, Limits, Search};
+pub use search::Limits;
+use search::{root_children_legal, Search};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
-use time::TimeBudget;
+pub use time::TimeBudget;
 use tree::{encode_move, Tree, NODE_BYTES, PASS};
 
 /// Every knob of the search, the playout policy, time control and game end.
