@@ -459,3 +459,35 @@ fn resigns_when_hopeless_but_not_in_a_close_endgame() {
         );
     }
 }
+
+#[test]
+fn self_play_with_two_threads_and_tree_reuse_stays_legal() {
+    // Two players sharing nothing, each reusing its tree across moves.
+    let mut game = Game::new(9, Rules::default(), 7.5).unwrap();
+    let mut players = [
+        MctsPlayer::new(SearchConfig {
+            threads: 2,
+            max_nodes: 20_000,
+            ..cfg(300, 20)
+        }),
+        MctsPlayer::new(SearchConfig {
+            threads: 2,
+            ..cfg(300, 21)
+        }),
+    ];
+    let mut resigned = false;
+    while !game.two_passes() && game.moves().len() < 150 {
+        let c = game.to_move();
+        match genmove(&mut players[c.index()], &game, c, false) {
+            Decision::Play(m) => game.play(c, m).unwrap(),
+            Decision::Resign => {
+                resigned = true;
+                break;
+            }
+        }
+        game.board().check_invariants().unwrap();
+    }
+    assert!(resigned || game.two_passes(), "no end in 150 moves");
+    let own = players[0].ownership(&game);
+    assert_eq!(own.len(), 81);
+}
