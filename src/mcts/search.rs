@@ -490,3 +490,69 @@ pub(crate) fn root_children_legal(tree: &Tree, game: &Game, color: Color) -> boo
     tree.children(0)
         .all(|ch| game.is_legal(color, decode_move(tree.node(ch).mv.load(Relaxed))))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    /// White has just taken a ko at B6; Black is to move. Two passes later
+    /// the simple-ko point is gone and Black's retake at C6 would recreate
+    /// the start position.
+    fn after_ko_capture(ko: KoRule) -> Game {
+        let board = Board::from_diagram(
+            "
+            . X O . . . .
+            X . X O . . .
+            . X O . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .",
+        )
+        .unwrap();
+        let rules = Rules {
+            ko,
+            ..Rules::default()
+        };
+        let mut game = Game::from_position(board, Color::White, rules, 0.5);
+        game.play(Color::White, Move::Play(Point::new(1, 1)))
+            .unwrap();
+        game
+    }
+
+    /// The moves of the children created for Black two passes below the
+    /// root.
+    fn children_after_two_passes(ko: KoRule) -> Vec<Move> {
+        let game = after_ko_capture(ko);
+        let cfg = SearchConfig::default();
+        let tree = Tree::new(4096);
+        let s = Search::new(
+            &tree,
+            &cfg,
+            &game,
+            Color::Black,
+            true,
+            Limits::default(),
+            None,
+        );
+        let mut b = game.board().clone();
+        b.pass();
+        let k1 = key(ko, b.hash(), Color::White);
+        b.pass();
+        let k2 = key(ko, b.hash(), Color::Black);
+        assert!(s.expand(0, &b, Color::Black, 2, None, None, &[k1, k2]));
+        tree.root().state.store(EXPANDED, Release);
+        tree.children(0).map(|c| tree.node(c).mv()).collect()
+    }
+
+    #[test]
+    fn superko_is_checked_below_the_root() {
+        let retake = Move::Play(Point::new(2, 1));
+        assert!(children_after_two_passes(KoRule::Simple).contains(&retake));
+        let psk = children_after_two_passes(KoRule::Positional);
+        assert!(!psk.contains(&retake));
+        assert!(psk.contains(&Move::Pass));
+        assert!(psk.len() > 30);
+    }
+}
