@@ -66,6 +66,10 @@ pub struct SearchConfig {
     /// Stop early when the most visited move cannot be overtaken in the
     /// playouts left.
     pub early_stop: bool,
+    /// Playouts a search runs before it may stop early (the ownership map
+    /// behind pass and dead-stone decisions needs them); the time maximum
+    /// and the stop flag still end it sooner.
+    pub min_playouts: u64,
     /// The best move is "clear" when it has this many times the visits of
     /// the second and the best win rate; otherwise think up to the budget's
     /// maximum.
@@ -162,6 +166,7 @@ impl Default for SearchConfig {
             rave_equiv: 3500.0,
             uct_c: 0.0,
             early_stop: true,
+            min_playouts: 1000,
             clear_ratio: 1.5,
             prior_even: 10.0,
             prior_capture_one: 15.0,

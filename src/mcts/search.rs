@@ -239,7 +239,7 @@ impl<'a> Search<'a> {
             if elapsed >= t.max {
                 return true;
             }
-            if !full {
+            if !full || done < self.cfg.min_playouts as f64 {
                 return false;
             }
             let (_, _, clear) = self.top_two();
@@ -253,7 +253,11 @@ impl<'a> Search<'a> {
         if let Some(lim) = self.limits.playouts {
             remaining = remaining.min(lim as f64 - done);
         }
-        if !full || !self.cfg.early_stop || remaining.is_infinite() {
+        if !full
+            || !self.cfg.early_stop
+            || remaining.is_infinite()
+            || done < self.cfg.min_playouts as f64
+        {
             return false;
         }
         let (v1, v2, _) = self.top_two();
