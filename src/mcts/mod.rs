@@ -383,6 +383,7 @@ impl MctsPlayer {
         interval: Duration,
         on_update: Option<&mut dyn FnMut(&Analysis)>,
     ) -> Analysis {
+        let start = std::time::Instant::now();
         self.prepare_root(game, color);
         self.searches += 1;
         let seed = self
@@ -397,6 +398,7 @@ impl MctsPlayer {
             allow_root_pass,
             limits,
             stop,
+            start,
         );
         match on_update {
             Some(f) => {

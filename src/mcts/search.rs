@@ -86,7 +86,9 @@ struct Worker {
 }
 
 impl<'a> Search<'a> {
-    /// A search of `game` for `color` to move.
+    /// A search of `game` for `color` to move; time limits count from
+    /// `start`.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         tree: &'a Tree,
         cfg: &'a SearchConfig,
@@ -95,6 +97,7 @@ impl<'a> Search<'a> {
         allow_root_pass: bool,
         limits: Limits,
         stop: Option<&'a AtomicBool>,
+        start: Instant,
     ) -> Search<'a> {
         let ko = game.rules().ko;
         let mut history = FxHashSet::default();
@@ -129,7 +132,7 @@ impl<'a> Search<'a> {
             root_passes,
             done: AtomicBool::new(false),
             playouts: AtomicU64::new(0),
-            start: Instant::now(),
+            start,
             accum: (0..threads).map(|_| Mutex::new(Accum::new())).collect(),
         }
     }
@@ -539,6 +542,7 @@ mod tests {
             true,
             Limits::default(),
             None,
+            Instant::now(),
         );
         let mut b = game.board().clone();
         b.pass();
