@@ -12,7 +12,8 @@
 //! `KOSUMI_SEED` (1), `GNUGO` (`/usr/games/gnugo`), `GNUGO_LEVEL` (10).
 //! Komi 7, Chinese rules; colours alternate, Kosumi Black in even games.
 //! A game ends at two passes, a resignation or 3·N² moves and is scored by
-//! area after removing the stones GNU Go's `final_status_list dead` names.
+//! area after removing the stones GNU Go's `final_status_list dead` names;
+//! a draw (possible with komi 7) counts half a win.
 
 use kosumi::clock::Clock;
 use kosumi::mcts::{MctsPlayer, SearchConfig};
@@ -143,7 +144,7 @@ fn match_against_gnugo() {
         }
     );
     let level_arg = level.to_string();
-    let mut wins = 0;
+    let mut wins2 = 0u32;
     let mut kosumi_moves = 0usize;
     let mut playouts_total = 0u64;
     for g in 0..games {
@@ -211,7 +212,7 @@ fn match_against_gnugo() {
             record.push(mv.to_gtp(size));
         }
         let (winner, how) = match result {
-            Some(r) => r,
+            Some((c, how)) => (Some(c), how),
             None => {
                 let dead_text = engine.send("final_status_list dead").unwrap_or_default();
                 let dead: Vec<Point> = dead_text
@@ -220,28 +221,37 @@ fn match_against_gnugo() {
                     .collect();
                 let score = game.area_score(&dead);
                 let m = score.margin();
-                let w = if m > 0.0 { Color::Black } else { Color::White };
+                let w = if m > 0.0 {
+                    Some(Color::Black)
+                } else if m < 0.0 {
+                    Some(Color::White)
+                } else {
+                    None
+                };
                 let gnugo_score = engine.send("final_score").unwrap_or_default();
                 (w, format!("{:+.1} (gnugo says {gnugo_score})", m))
             }
         };
-        if winner == me {
-            wins += 1;
+        match winner {
+            Some(w) if w == me => wins2 += 2,
+            None => wins2 += 1,
+            _ => {}
         }
         println!(
             "game {} kosumi {} winner {} {} moves {} | {}",
             g + 1,
             me.letter(),
-            winner.letter(),
+            winner.map_or("draw".to_string(), |w| w.letter().to_string()),
             how,
             game.moves().len(),
             record.join(" ")
         );
     }
-    let (lo, hi) = wilson(wins as f64, games as f64);
+    let wins = wins2 as f64 / 2.0;
+    let (lo, hi) = wilson(wins, games as f64);
     println!(
-        "kosumi won {wins}/{games} = {:.0}% (95% Wilson {:.0}%..{:.0}%), mean playouts/move {:.0}",
-        100.0 * wins as f64 / games.max(1) as f64,
+        "kosumi won {wins}/{games} (draws count half) = {:.0}% (95% Wilson {:.0}%..{:.0}%), mean playouts/move {:.0}",
+        100.0 * wins / games.max(1) as f64,
         100.0 * lo,
         100.0 * hi,
         playouts_total as f64 / kosumi_moves.max(1) as f64
