@@ -90,7 +90,16 @@ fn match_against_gnugo_level_1() {
     let json = run_match(
         &d,
         2,
-        &["--opponent", &format!("{GNUGO} --mode gtp --level 1")],
+        &[
+            "--opponent",
+            &format!("{GNUGO} --mode gtp --level 1"),
+            "--player",
+            "search",
+            "--playouts",
+            "300",
+            "--threads",
+            "1",
+        ],
     );
     assert!(json.contains("\"opponent\":\"GNU Go"), "{json}");
 }
@@ -109,6 +118,8 @@ fn match_against_gnugo_with_a_referee() {
             &format!("{GNUGO} --mode gtp --level 1"),
             "--referee",
             &format!("{GNUGO} --mode gtp --chinese-rules"),
+            "--player",
+            "random",
         ],
     );
     let text = std::fs::read_to_string(d.join("game-000000.sgf")).unwrap();
@@ -138,5 +149,9 @@ fn match_against_kosumi_over_gtp() {
         }
     }
     let d = scratch("match-kosumi");
-    run_match(&d, 4, &["--opponent", &format!("{exe} gtp")]);
+    run_match(
+        &d,
+        4,
+        &["--opponent", &format!("{exe} gtp"), "--player", "random"],
+    );
 }

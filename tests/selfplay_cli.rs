@@ -42,7 +42,9 @@ fn run_ok(cmd: &mut Command) -> String {
 fn selfplay_twice_gives_the_same_files_and_shards_merge() {
     let a = scratch("cli-selfplay-a");
     let b = scratch("cli-selfplay-b");
-    let args = ["selfplay", "--games", "4", "--size", "9", "--komi", "7.5"];
+    let args = [
+        "selfplay", "--player", "random", "--games", "4", "--size", "9", "--komi", "7.5",
+    ];
     let text = run_ok(kosumi().args(args).args(["--seed", "9", "--out"]).arg(&a));
     assert!(text.contains("games 4"), "{text}");
     assert!(
@@ -133,7 +135,9 @@ fn bad_arguments_are_errors_not_panics() {
 fn ctrl_c_keeps_finished_games_and_leaves_no_partial_file() {
     let d = scratch("cli-selfplay-ctrlc");
     let child = kosumi()
-        .args(["selfplay", "--games", "1000000", "--size", "13", "--out"])
+        .args([
+            "selfplay", "--player", "random", "--games", "1000000", "--size", "13", "--out",
+        ])
         .arg(&d)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

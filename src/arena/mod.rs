@@ -15,14 +15,15 @@
 //! move of the other side (its rules differ) makes the game void (`?`).
 //!
 //! [`run_match`] plays a series against an outside engine with colours
-//! alternating. Our players are made by [`make_player`], the one place to
-//! change when the search player lands.
+//! alternating. Our players are made by [`make_player`]: the search player
+//! ([`crate::mcts::MctsPlayer`]) or the random player.
 
 pub mod engine;
 
 use crate::clock::Clock;
 use crate::color::Color;
 use crate::game::Game;
+use crate::mcts::{MctsPlayer, SearchConfig};
 use crate::player::{Decision, GenmoveRequest, Player, RandomPlayer};
 use crate::point::{parse_gtp_move, Move};
 use crate::rules::Rules;
@@ -37,9 +38,31 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// Which of our players to build.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum PlayerKind {
+    /// The uniform random player (fast; the library default, for tests).
+    #[default]
+    Random,
+    /// The Monte-Carlo tree search player (the command line's default).
+    Search,
+}
+
+impl PlayerKind {
+    /// `random` or `search`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PlayerKind::Random => "random",
+            PlayerKind::Search => "search",
+        }
+    }
+}
+
 /// Settings of our player, passed to [`make_player`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PlayerSpec {
+    /// Which player.
+    pub kind: PlayerKind,
     /// Playouts per move, if limited by count.
     pub playouts: Option<u64>,
     /// Seconds per move, if limited by time.
@@ -55,7 +78,7 @@ impl PlayerSpec {
         let opt = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
         format!(
             "{} playouts={} time={} threads={}",
-            PLAYER_KIND,
+            self.kind.name(),
             opt(self.playouts.map(|p| p.to_string())),
             opt(self.time.map(|t| t.to_string())),
             self.threads.max(1)
@@ -63,15 +86,25 @@ impl PlayerSpec {
     }
 }
 
-/// The kind of player [`make_player`] builds.
-const PLAYER_KIND: &str = "random";
-
 /// Builds our player for `spec`, seeded with `seed`. The random player
-/// ignores the search settings; when the search player lands, this is the
-/// one place to build it instead.
+/// ignores the search settings. The search player thinks `spec.time`
+/// seconds or `spec.playouts` playouts a move (its default time when
+/// neither is given); with one thread and a playout limit it is
+/// deterministic.
 pub fn make_player(spec: &PlayerSpec, seed: u64) -> Box<dyn Player> {
-    let _ = spec;
-    Box::new(RandomPlayer::new(seed))
+    match spec.kind {
+        PlayerKind::Random => Box::new(RandomPlayer::new(seed)),
+        PlayerKind::Search => {
+            let cfg = SearchConfig {
+                threads: spec.threads.max(1),
+                seed,
+                max_playouts: spec.playouts,
+                time_per_move: spec.time,
+                ..SearchConfig::default()
+            };
+            Box::new(MctsPlayer::new(cfg))
+        }
+    }
 }
 
 /// A 64-bit mix of `a` and `b` (SplitMix64 finaliser over both), for
