@@ -383,6 +383,94 @@ impl Board {
         true
     }
 
+    /// The raw content of a cell of the padded layout, for pattern codes:
+    /// 0 empty, 1 black, 2 white, 3 off the board. `p` may be any index of
+    /// the padded array (the neighbours and diagonals of an on-board point
+    /// always are).
+    #[inline]
+    pub fn cell_code(&self, p: Point) -> u8 {
+        self.cells[p.index()]
+    }
+
+    /// Calls `f` on every stone of the chain on `p` (nothing for an empty
+    /// point), without allocating.
+    #[inline]
+    pub fn for_each_stone(&self, p: Point, mut f: impl FnMut(Point)) {
+        if self.get(p).is_none() {
+            return;
+        }
+        let start = p.0;
+        let mut s = start;
+        loop {
+            f(Point(s));
+            s = self.next[s as usize];
+            if s == start {
+                break;
+            }
+        }
+    }
+
+    /// How many liberties, counted up to `limit` (at most 8), the chain of a
+    /// stone of `c` on the empty point `p` would have after the move. The
+    /// count is exact when the move captures nothing; a capture counts only
+    /// the captured stones next to `p` as new liberties, so the result is
+    /// then a lower bound. A cheap self-atari test for the playout policy:
+    /// `liberties_after(c, p, 2) < 2`.
+    pub fn liberties_after(&self, c: Color, p: Point, limit: usize) -> usize {
+        let limit = limit.min(8);
+        let me = cell_of(c);
+        let mut found = [0u16; 8];
+        let mut n = 0;
+        let add = |q: u16, found: &mut [u16; 8], n: &mut usize| {
+            if *n < limit && !found[..*n].contains(&q) {
+                found[*n] = q;
+                *n += 1;
+            }
+        };
+        for q in p.neighbors() {
+            let cell = self.cells[q.index()];
+            let captured = cell != EMPTY
+                && cell != OFF
+                && cell != me
+                && self.libs[self.root[q.index()] as usize] == 1;
+            if cell == EMPTY || captured {
+                add(q.0, &mut found, &mut n);
+            }
+        }
+        let mut roots = [0u16; 4];
+        let mut nr = 0;
+        for q in p.neighbors() {
+            if n >= limit {
+                return n;
+            }
+            if self.cells[q.index()] != me {
+                continue;
+            }
+            let r = self.root[q.index()];
+            if roots[..nr].contains(&r) {
+                continue;
+            }
+            roots[nr] = r;
+            nr += 1;
+            let mut s = r;
+            loop {
+                for l in Point(s).neighbors() {
+                    if self.cells[l.index()] == EMPTY && l != p {
+                        add(l.0, &mut found, &mut n);
+                    }
+                }
+                if n >= limit {
+                    return n;
+                }
+                s = self.next[s as usize];
+                if s == r {
+                    break;
+                }
+            }
+        }
+        n
+    }
+
     /// Whether `p` has a neighbouring stone of colour `c`.
     #[inline]
     fn has_neighbor(&self, c: Color, p: Point) -> bool {
@@ -1045,6 +1133,28 @@ mod tests {
         assert!(Board::from_diagram(". .\n. Z").is_err());
         assert!(Board::from_diagram(". .\n. . .").is_err());
         assert!(Board::from_diagram(".").is_err());
+    }
+
+    #[test]
+    fn liberties_after_counts_self_atari() {
+        let board = b("
+            . X O . .
+            X O . . .
+            . O . . .
+            . . . . .
+            . . . . .");
+        // Black A3 joins A4: liberties A2 and A5.
+        assert_eq!(board.liberties_after(Color::Black, Point::new(0, 2), 8), 2);
+        // Black A5 joins B5 and A4, leaving only A3: self-atari.
+        assert_eq!(board.liberties_after(Color::Black, Point::new(0, 0), 2), 1);
+        // White A5 captures B5, whose point becomes its one liberty.
+        assert_eq!(board.liberties_after(Color::White, Point::new(0, 0), 8), 1);
+        // An open point in the middle has four.
+        assert_eq!(board.liberties_after(Color::Black, Point::new(3, 3), 8), 4);
+        let mut stones = 0;
+        board.for_each_stone(Point::new(1, 1), |_| stones += 1);
+        assert_eq!(stones, 2);
+        assert_eq!(board.cell_code(Point::new(1, 0)), 1);
     }
 
     #[test]

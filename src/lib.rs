@@ -17,6 +17,8 @@
 //! - [`clock`]: time settings and clock state as controllers report them.
 //! - [`player`]: the `Player` trait, the random player, Monte-Carlo
 //!   ownership.
+//! - [`mcts`]: the Monte-Carlo tree search player: tree, playout policy,
+//!   threads, time control, analysis snapshots.
 //! - [`gtp`]: the GTP v2 engine: line preprocessing, one command table,
 //!   the engine as a line-to-response function, the stdin/stdout loop.
 #![deny(missing_docs)]
@@ -25,6 +27,7 @@ pub mod board;
 pub mod clock;
 pub mod color;
 pub mod game;
+pub mod mcts;
 pub mod gtp;
 pub mod player;
 pub mod playout;

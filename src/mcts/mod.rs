@@ -1,0 +1,749 @@
+//! Monte-Carlo tree search: the player people play against.
+//!
+//! - [`tree`]: the node arena shared by the search threads (atomics, no
+//!   locks), virtual loss, the selection formula as a pure function, and
+//!   tree reuse ([`tree::Tree::reroot`]).
+//! - [`policy`]: playout policy, 3x3 shapes, priors from cheap Go
+//!   knowledge.
+//! - [`time`]: the thinking budget as a pure function of the clock.
+//! - [`search`]: one search over several threads.
+//!
+//! Selection is UCT with RAVE (AMAF) in the form of Gelly and Silver: a
+//! child's value mixes its real win rate, smoothed by prior virtual visits,
+//! with its all-moves-as-first win rate, the AMAF weight shrinking as real
+//! visits grow ([`SearchConfig::rave_equiv`]).
+//!
+//! Game end: the player passes only when passing wins under area scoring
+//! with the dead stones (by ownership from the search's playouts) removed;
+//! in clean-up mode it first captures every stone the playouts say is
+//! dead. It resigns when the win rate stays below
+//! [`SearchConfig::resign_threshold`] for [`SearchConfig::resign_moves`]
+//! moves, unless the expected score is close.
+
+pub mod policy;
+pub mod search;
+pub mod time;
+pub mod tree;
+
+use crate::board::Board;
+use crate::color::Color;
+use crate::game::{Game, PlayedMove};
+use crate::player::{Decision, GenmoveRequest, Player};
+use crate::point::{Move, Point};
+use crate::rules::Rules;
+pub use search::Limits;
+use search::{root_children_legal, Search};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Duration;
+pub use time::TimeBudget;
+use tree::{encode_move, Tree, NODE_BYTES, PASS};
+
+/// Every knob of the search, the playout policy, time control and game end.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    /// Search threads (at least 1).
+    pub threads: usize,
+    /// Seed of the random streams; with one thread and a playout limit the
+    /// same seed gives the same move every run.
+    pub seed: u64,
+    /// Playouts per move (`None`: no playout limit).
+    pub max_playouts: Option<u64>,
+    /// Seconds per move (`None`: only the clock limits).
+    pub time_per_move: Option<f64>,
+    /// Seconds per move when nothing else limits the search.
+    pub default_time: f64,
+    /// Node cap of the tree (each node takes [`NODE_BYTES`] bytes); when
+    /// reached, leaves stop expanding.
+    pub max_nodes: usize,
+    /// Keep the subtree of the moves played between searches.
+    pub reuse_tree: bool,
+    /// Visits a node below the root needs before it gets children.
+    pub expand_visits: u32,
+    /// Real visits at which real and AMAF statistics weigh the same.
+    pub rave_equiv: f64,
+    /// UCT exploration constant (0: rely on priors and RAVE).
+    pub uct_c: f64,
+    /// Stop early when the most visited move cannot be overtaken in the
+    /// playouts left.
+    pub early_stop: bool,
+    /// Playouts a search runs before it may stop early (the ownership map
+    /// behind pass and dead-stone decisions needs them); the time maximum
+    /// and the stop flag still end it sooner.
+    pub min_playouts: u64,
+    /// The best move is "clear" when it has this many times the visits of
+    /// the second and the best win rate; otherwise think up to the budget's
+    /// maximum.
+    pub clear_ratio: f64,
+
+    /// Prior virtual visits of every move, half of them wins.
+    pub prior_even: f32,
+    /// Prior wins (and visits) for capturing one stone.
+    pub prior_capture_one: f32,
+    /// Prior wins (and visits) for capturing two or more stones.
+    pub prior_capture_many: f32,
+    /// Prior wins (and visits) for saving an own chain from atari.
+    pub prior_escape: f32,
+    /// Prior losses (visits without wins) for a self-atari.
+    pub prior_self_atari: f32,
+    /// Prior wins (and visits) for a 3x3 shape ([`policy::SHAPES`]).
+    pub prior_shape: f32,
+    /// Prior wins (and visits) for a move next to one of the last two
+    /// moves (distance `dx+dy+max(dx,dy)` at most 3), and near them (at most
+    /// 5).
+    pub prior_near_last: [f32; 2],
+    /// Prior losses for a first- or second-line move in an empty area (no
+    /// stone within distance 3).
+    pub prior_empty_low: f32,
+    /// Prior wins for a third-line move (fourth too from 13x13) in an empty
+    /// area.
+    pub prior_empty_third: f32,
+    /// Prior visits and wins of the pass.
+    pub prior_pass: [f32; 2],
+
+    /// Probability of looking for captures and atari escapes after the last
+    /// move in a playout.
+    pub atari_prob: f64,
+    /// Probability of looking for 3x3 shapes next to the last two moves.
+    pub pattern_prob: f64,
+    /// Probability of refusing a random single-stone self-atari (bigger
+    /// self-ataris are always refused).
+    pub self_atari_reject: f64,
+    /// Playout length cap in moves per board point.
+    pub playout_length: usize,
+    /// Use the uniform benchmark playout instead of the policy (for
+    /// comparison).
+    pub uniform_playouts: bool,
+
+    /// Seconds kept back per move for network and process lag.
+    pub lag_margin: f64,
+    /// Fraction of the time left kept back as a reserve.
+    pub safety_fraction: f64,
+    /// The shortest think, seconds.
+    pub min_think: f64,
+    /// Own moves still expected per empty point.
+    pub moves_left_per_empty: f64,
+    /// Own moves still expected at least (on 19x19; scaled by area).
+    pub min_moves_left: f64,
+    /// Time factor in the middle game (10% to 50% of the board filled).
+    pub middle_game_factor: f64,
+    /// How much longer than the target to think when the best move is
+    /// unclear.
+    pub unclear_factor: f64,
+    /// Never spend more than this fraction of the main time left on one
+    /// move.
+    pub max_main_fraction: f64,
+
+    /// Resign when the win rate is below this (0 never resigns).
+    pub resign_threshold: f64,
+    /// ... for this many own moves in a row.
+    pub resign_moves: u32,
+    /// Never resign when the expected score margin is within this many
+    /// points (a close endgame).
+    pub resign_close_margin: f32,
+    /// Never resign.
+    pub no_resign: bool,
+    /// A stone counts as dead when its point's ownership for the other
+    /// colour exceeds this (0..1).
+    pub dead_threshold: f32,
+    /// In clean-up mode, a capturing move may be this much below the best
+    /// win rate and still be preferred.
+    pub cleanup_slack: f64,
+    /// Playouts of the short search behind [`Player::ownership`].
+    pub ownership_playouts: u64,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            seed: 1,
+            max_playouts: None,
+            time_per_move: None,
+            default_time: 1.0,
+            max_nodes: 4_000_000,
+            reuse_tree: true,
+            expand_visits: 8,
+            rave_equiv: 3500.0,
+            uct_c: 0.0,
+            early_stop: true,
+            min_playouts: 1000,
+            clear_ratio: 1.5,
+            prior_even: 10.0,
+            prior_capture_one: 15.0,
+            prior_capture_many: 30.0,
+            prior_escape: 20.0,
+            prior_self_atari: 15.0,
+            prior_shape: 10.0,
+            prior_near_last: [12.0, 6.0],
+            prior_empty_low: 15.0,
+            prior_empty_third: 10.0,
+            prior_pass: [10.0, 1.0],
+            atari_prob: 0.9,
+            pattern_prob: 0.9,
+            self_atari_reject: 0.7,
+            playout_length: 3,
+            uniform_playouts: false,
+            lag_margin: 0.5,
+            safety_fraction: 0.05,
+            min_think: 0.05,
+            moves_left_per_empty: 0.4,
+            min_moves_left: 30.0,
+            middle_game_factor: 1.4,
+            unclear_factor: 2.0,
+            max_main_fraction: 0.15,
+            resign_threshold: 0.1,
+            resign_moves: 3,
+            resign_close_margin: 5.0,
+            no_resign: false,
+            dead_threshold: 0.5,
+            cleanup_slack: 0.05,
+            ownership_playouts: 1000,
+        }
+    }
+}
+
+impl SearchConfig {
+    /// The node cap that fits in `bytes` of tree memory.
+    pub fn nodes_for_memory(bytes: usize) -> usize {
+        bytes / NODE_BYTES
+    }
+}
+
+/// One root move in an [`Analysis`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct CandidateInfo {
+    /// The move.
+    pub mv: Move,
+    /// Visits (playouts through it).
+    pub visits: u32,
+    /// Win rate for the side to move, 0..1.
+    pub winrate: f32,
+    /// The move's share of the prior wins of all root moves, 0..1.
+    pub prior: f32,
+    /// Lower confidence bound of the win rate (95%, normal approximation).
+    pub lcb: f32,
+    /// Rank by visits, 0 for the best.
+    pub order: usize,
+    /// Principal variation from this move (most visited child each step).
+    pub pv: Vec<Move>,
+}
+
+/// A snapshot of the search at the root, for analysis output.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// The side to move at the root.
+    pub color: Color,
+    /// Root visits (including those of reused subtrees).
+    pub visits: u32,
+    /// Playouts run by this search.
+    pub playouts: u64,
+    /// Win rate of the best move for the side to move.
+    pub winrate: f32,
+    /// Mean playout score margin for the side to move, komi included.
+    pub score_lead: f32,
+    /// Root moves with at least one visit, best first.
+    pub candidates: Vec<CandidateInfo>,
+    /// Ownership per on-board point, row by row from the top: +1 Black's,
+    /// -1 White's (empty before any playout).
+    pub ownership: Vec<f32>,
+}
+
+/// What the tree's root stands for, to find it again after moves.
+struct RootKey {
+    start: Board,
+    start_to_move: Color,
+    moves: Vec<PlayedMove>,
+    komi: f32,
+    rules: Rules,
+    color: Color,
+}
+
+/// The Monte-Carlo tree search player.
+pub struct MctsPlayer {
+    cfg: SearchConfig,
+    tree: Tree,
+    root: Option<RootKey>,
+    searches: u64,
+    low_streak: u32,
+    last: Option<Analysis>,
+}
+
+impl MctsPlayer {
+    /// A player with `cfg`.
+    pub fn new(cfg: SearchConfig) -> MctsPlayer {
+        MctsPlayer {
+            tree: Tree::new(cfg.max_nodes),
+            cfg,
+            root: None,
+            searches: 0,
+            low_streak: 0,
+            last: None,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SearchConfig {
+        &self.cfg
+    }
+
+    /// Changes the configuration (a new node cap drops the tree).
+    pub fn set_config(&mut self, cfg: SearchConfig) {
+        if cfg.max_nodes != self.cfg.max_nodes {
+            self.tree = Tree::new(cfg.max_nodes);
+            self.root = None;
+        }
+        self.cfg = cfg;
+    }
+
+    /// Nodes in the tree now.
+    pub fn tree_nodes(&self) -> usize {
+        self.tree.len()
+    }
+
+    /// The snapshot taken at the end of the last search.
+    pub fn last_analysis(&self) -> Option<&Analysis> {
+        self.last.as_ref()
+    }
+
+    /// Points the tree at `game` with `color` to move, keeping the subtree
+    /// of the moves played since the last search when possible.
+    fn prepare_root(&mut self, game: &Game, color: Color) {
+        let mut reused = false;
+        if let (true, Some(k)) = (self.cfg.reuse_tree, &self.root) {
+            let moves = game.moves();
+            let same_game = k.start == *game.start()
+                && k.start_to_move == game.start_to_move()
+                && k.komi == game.komi()
+                && k.rules == game.rules()
+                && moves.len() >= k.moves.len()
+                && moves[..k.moves.len()] == k.moves[..];
+            if same_game {
+                let mut node = 0u32;
+                let mut to_move = k.color;
+                let mut found = true;
+                for m in &moves[k.moves.len()..] {
+                    let code = encode_move(m.mv);
+                    let next = self
+                        .tree
+                        .children(node)
+                        .find(|&ch| self.tree.node(ch).mv.load(Relaxed) == code);
+                    match next {
+                        Some(ch) if m.color == to_move => {
+                            node = ch;
+                            to_move = to_move.opponent();
+                        }
+                        _ => {
+                            found = false;
+                            break;
+                        }
+                    }
+                }
+                if found && to_move == color {
+                    self.tree.reroot(node);
+                    reused = root_children_legal(&self.tree, game, color);
+                }
+            }
+        }
+        if !reused {
+            self.tree.clear();
+        }
+        self.root = Some(RootKey {
+            start: game.start().clone(),
+            start_to_move: game.start_to_move(),
+            moves: game.moves().to_vec(),
+            komi: game.komi(),
+            rules: game.rules(),
+            color,
+        });
+    }
+
+    /// Searches `game` for `color` within `limits` (or until `stop`), calling
+    /// `on_update` with a snapshot about every `interval`; returns the final
+    /// snapshot. This is the entry point for live analysis.
+    pub fn analyze(
+        &mut self,
+        game: &Game,
+        color: Color,
+        limits: Limits,
+        stop: Option<&AtomicBool>,
+        interval: Duration,
+        on_update: &mut dyn FnMut(&Analysis),
+    ) -> Analysis {
+        self.search(game, color, limits, stop, true, interval, Some(on_update))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        game: &Game,
+        color: Color,
+        limits: Limits,
+        stop: Option<&AtomicBool>,
+        allow_root_pass: bool,
+        interval: Duration,
+        on_update: Option<&mut dyn FnMut(&Analysis)>,
+    ) -> Analysis {
+        let start = std::time::Instant::now();
+        self.prepare_root(game, color);
+        self.searches += 1;
+        let seed = self
+            .cfg
+            .seed
+            .wrapping_add(self.searches.wrapping_mul(0x632B_E59B_D9B4_E019));
+        let s = Search::new(
+            &self.tree,
+            &self.cfg,
+            game,
+            color,
+            allow_root_pass,
+            limits,
+            stop,
+            start,
+        );
+        match on_update {
+            Some(f) => {
+                let mut tick = |s: &Search| f(&snapshot(s));
+                s.run(seed, interval, Some(&mut tick));
+            }
+            None => s.run(seed, interval, None),
+        }
+        let a = snapshot(&s);
+        self.last = Some(a.clone());
+        a
+    }
+
+    /// The stones that the ownership map says are dead: stones on points
+    /// the other colour owns by more than `dead_threshold`.
+    pub fn dead_stones(&self, board: &Board, ownership: &[f32]) -> Vec<Point> {
+        let t = self.cfg.dead_threshold;
+        board
+            .points()
+            .zip(ownership)
+            .filter(|&(p, &o)| match board.get(p) {
+                Some(Color::Black) => o < -t,
+                Some(Color::White) => o > t,
+                None => false,
+            })
+            .map(|(p, _)| p)
+            .collect()
+    }
+
+    /// Whether `color` wins if the game ends now, under area scoring with
+    /// the dead stones (by `ownership`) of both colours removed.
+    pub fn passing_wins(&self, game: &Game, color: Color, ownership: &[f32]) -> bool {
+        if ownership.is_empty() {
+            return false;
+        }
+        let dead = self.dead_stones(game.board(), ownership);
+        let m = game.area_score(&dead).margin();
+        match color {
+            Color::Black => m > 0.0,
+            Color::White => m < 0.0,
+        }
+    }
+
+    /// The move for clean-up mode: capture the dead stones of the opponent
+    /// first (a chain in atari at once; else a liberty of a dead chain that
+    /// the search does not mind), pass when none is left.
+    fn cleanup_move(&self, game: &Game, color: Color, a: &Analysis) -> Move {
+        let b = game.board();
+        let opp = color.opponent();
+        let dead: Vec<Point> = self
+            .dead_stones(b, &a.ownership)
+            .into_iter()
+            .filter(|&p| b.get(p) == Some(opp))
+            .collect();
+        if dead.is_empty() {
+            return Move::Pass;
+        }
+        let mut capture: Option<(usize, Point)> = None;
+        for &p in &dead {
+            if let Some(l) = b.last_liberty(p) {
+                let n = b.chain_len(p);
+                if game.is_legal(color, Move::Play(l)) && capture.is_none_or(|(m, _)| n > m) {
+                    capture = Some((n, l));
+                }
+            }
+        }
+        if let Some((_, l)) = capture {
+            return Move::Play(l);
+        }
+        let best_rate = a.candidates.first().map_or(0.0, |c| c.winrate as f64);
+        let libs: Vec<Point> = dead.iter().flat_map(|&p| b.chain_liberties(p)).collect();
+        for c in &a.candidates {
+            if let Move::Play(p) = c.mv {
+                if libs.contains(&p) && c.winrate as f64 >= best_rate - self.cfg.cleanup_slack {
+                    return c.mv;
+                }
+            }
+        }
+        a.candidates
+            .iter()
+            .find(|c| c.mv != Move::Pass)
+            .map_or(Move::Pass, |c| c.mv)
+    }
+
+    fn limits_for(&self, req: &GenmoveRequest<'_>) -> Limits {
+        let size = req.game.size();
+        let empty = req.game.board().empty_count();
+        let mut limits = Limits {
+            playouts: self.cfg.max_playouts,
+            time: time::budget(req.clock, req.color, size, empty, &self.cfg),
+        };
+        if limits.playouts.is_none() && limits.time.is_none() {
+            let t = self.cfg.default_time;
+            limits.time = Some(TimeBudget { target: t, max: t });
+        }
+        limits
+    }
+}
+
+/// The root snapshot of a running or finished search.
+fn snapshot(s: &Search) -> Analysis {
+    let tree = s.tree;
+    let sign = if s.color == Color::Black { 1.0 } else { -1.0 };
+    let acc = s.accum();
+    let ownership: Vec<f32> = if acc.count == 0 {
+        Vec::new()
+    } else {
+        s.game
+            .board()
+            .points()
+            .map(|p| acc.owner[p.index()] as f32 / acc.count as f32)
+            .collect()
+    };
+    let score_lead = if acc.count == 0 {
+        0.0
+    } else {
+        sign * (acc.margin as f32 / acc.count as f32 - s.game.komi())
+    };
+    let prior_total: f32 = tree.children(0).map(|ch| tree.node(ch).prior().1).sum();
+    let mut cands: Vec<CandidateInfo> = tree
+        .children(0)
+        .filter_map(|ch| {
+            let n = tree.node(ch);
+            let v = n.visits();
+            if v == 0 || (!s.allow_root_pass && n.mv.load(Relaxed) == PASS) {
+                return None;
+            }
+            let wr = (n.wins() / v as f64).clamp(0.0, 1.0);
+            let lcb = (wr - 1.96 * (wr * (1.0 - wr) / v as f64).sqrt()).max(0.0);
+            let mut pv = vec![n.mv()];
+            let mut at = ch;
+            while pv.len() < 12 {
+                let next = tree
+                    .children(at)
+                    .filter(|&c| tree.node(c).visits() > 0)
+                    .max_by_key(|&c| tree.node(c).visits());
+                match next {
+                    Some(c) => {
+                        pv.push(tree.node(c).mv());
+                        at = c;
+                    }
+                    None => break,
+                }
+            }
+            Some(CandidateInfo {
+                mv: n.mv(),
+                visits: v,
+                winrate: wr as f32,
+                prior: n.prior().1 / prior_total.max(1e-9),
+                lcb: lcb as f32,
+                order: 0,
+                pv,
+            })
+        })
+        .collect();
+    cands.sort_by(|a, b| {
+        b.visits
+            .cmp(&a.visits)
+            .then(b.winrate.total_cmp(&a.winrate))
+    });
+    for (i, c) in cands.iter_mut().enumerate() {
+        c.order = i;
+    }
+    Analysis {
+        color: s.color,
+        visits: tree.root().visits(),
+        playouts: acc.count,
+        winrate: cands.first().map_or(0.5, |c| c.winrate),
+        score_lead,
+        candidates: cands,
+        ownership,
+    }
+}
+
+impl Player for MctsPlayer {
+    fn name(&self) -> String {
+        "kosumi-mcts".to_string()
+    }
+
+    fn genmove(&mut self, req: &GenmoveRequest<'_>) -> Decision {
+        let game = req.game;
+        let color = req.color;
+        let limits = self.limits_for(req);
+        let a = self.search(
+            game,
+            color,
+            limits,
+            req.stop,
+            !req.cleanup,
+            Duration::from_millis(100),
+            None,
+        );
+        if req.cleanup {
+            return Decision::Play(self.cleanup_move(game, color, &a));
+        }
+        let Some(best) = a.candidates.first() else {
+            return Decision::Play(Move::Pass);
+        };
+        // Resignation.
+        if !self.cfg.no_resign && self.cfg.resign_threshold > 0.0 {
+            if (best.winrate as f64) < self.cfg.resign_threshold {
+                self.low_streak += 1;
+            } else {
+                self.low_streak = 0;
+            }
+            if self.low_streak >= self.cfg.resign_moves
+                && a.score_lead < -self.cfg.resign_close_margin
+            {
+                return Decision::Resign;
+            }
+        }
+        let opponent_passed = game
+            .moves()
+            .last()
+            .is_some_and(|m| m.mv == Move::Pass && m.color != color);
+        let pass_wins = self.passing_wins(game, color, &a.ownership);
+        if opponent_passed && pass_wins {
+            return Decision::Play(Move::Pass);
+        }
+        if best.mv == Move::Pass && !pass_wins {
+            if let Some(c) = a.candidates.iter().find(|c| c.mv != Move::Pass) {
+                return Decision::Play(c.mv);
+            }
+        }
+        Decision::Play(best.mv)
+    }
+
+    fn ownership(&mut self, game: &Game) -> Vec<f32> {
+        let limits = Limits {
+            playouts: Some(self.cfg.ownership_playouts),
+            time: None,
+        };
+        let a = self.search(
+            game,
+            game.to_move(),
+            limits,
+            None,
+            true,
+            Duration::from_millis(100),
+            None,
+        );
+        a.ownership
+    }
+
+    fn clear(&mut self) {
+        self.tree.clear();
+        self.root = None;
+        self.low_streak = 0;
+        self.last = None;
+    }
+}
+
+/// A middle-game position for benchmarks: `fill` of the board's points
+/// played by the playout policy from the empty board (seeded, so always the
+/// same), every move checked by the game.
+pub fn middle_game(size: usize, fill: f64, seed: u64) -> Option<Game> {
+    use rand_xoshiro::rand_core::SeedableRng;
+    let mut game = Game::new(size, Rules::default(), 7.5).ok()?;
+    let cfg = SearchConfig::default();
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let target = (fill * (size * size) as f64) as usize;
+    let mut tries = 0;
+    while game
+        .board()
+        .points()
+        .filter(|&p| !game.board().is_empty(p))
+        .count()
+        < target
+        && tries < 10 * size * size
+    {
+        tries += 1;
+        let c = game.to_move();
+        let moves = game.moves();
+        let last = moves.last().and_then(|m| m.mv.point());
+        let mut b = game.board().clone();
+        let mv =
+            policy::choose_move(&mut b, c, last, &mut rng, &cfg).map_or(Move::Pass, Move::Play);
+        if game.play(c, mv).is_err() {
+            game.play(c, Move::Pass).ok()?;
+        }
+    }
+    Some(game)
+}
+
+/// The figures of one search benchmark run.
+#[derive(Clone, Debug)]
+pub struct SearchBench {
+    /// Playouts per second of each repetition.
+    pub rates: Vec<f64>,
+    /// Nodes in the tree after the last repetition.
+    pub nodes: usize,
+}
+
+impl SearchBench {
+    /// The median rate.
+    pub fn median(&self) -> f64 {
+        let mut r = self.rates.clone();
+        r.sort_by(f64::total_cmp);
+        if r.is_empty() {
+            0.0
+        } else {
+            r[r.len() / 2]
+        }
+    }
+}
+
+/// Runs `repeat` searches of `playouts` playouts each on `game` with
+/// `threads` threads (fresh tree each time, no early stop) and measures
+/// playouts per second.
+pub fn bench_search(
+    game: &Game,
+    threads: usize,
+    playouts: u64,
+    repeat: usize,
+    seed: u64,
+) -> SearchBench {
+    let cfg = SearchConfig {
+        threads,
+        seed,
+        max_playouts: Some(playouts),
+        early_stop: false,
+        reuse_tree: false,
+        ..SearchConfig::default()
+    };
+    let mut p = MctsPlayer::new(cfg);
+    let mut rates = Vec::new();
+    for _ in 0..repeat.max(1) {
+        let start = std::time::Instant::now();
+        let limits = Limits {
+            playouts: Some(playouts),
+            time: None,
+        };
+        let a = p.search(
+            game,
+            game.to_move(),
+            limits,
+            None,
+            true,
+            Duration::from_millis(100),
+            None,
+        );
+        rates.push(a.playouts as f64 / start.elapsed().as_secs_f64().max(1e-9));
+    }
+    SearchBench {
+        rates,
+        nodes: p.tree_nodes(),
+    }
+}

@@ -1,0 +1,624 @@
+//! Cheap Go knowledge: the playout policy, 3x3 shape patterns, and the
+//! priors given to moves when they enter the tree.
+//!
+//! The playout policy, in order, for the side to move:
+//!
+//! 1. replies to the last move's tactics (with probability
+//!    [`SearchConfig::atari_prob`]): capture the chain that was just played
+//!    or any chain next to it left in atari, and save own chains next to
+//!    the last move that are in atari (extend to a second liberty, or
+//!    capture an attacker in atari);
+//! 2. shape (with probability [`SearchConfig::pattern_prob`]): an empty
+//!    point next to the last move whose 3x3 neighbourhood is one of the
+//!    [`SHAPES`];
+//! 3. a random point, drawn uniformly without replacement, that is legal,
+//!    not an eye of the mover, and not a self-atari of two or more stones
+//!    (a single-stone self-atari is refused with probability
+//!    [`SearchConfig::self_atari_reject`]).
+//!
+//! A side with no candidate passes; the playout ends after two passes or
+//! [`SearchConfig::playout_length`] moves per point and is scored by area
+//! (every empty point left is an eye, so point by point).
+
+use super::SearchConfig;
+use crate::board::Board;
+use crate::color::Color;
+use crate::playout::below;
+use crate::point::{Point, ARRAY_LEN, STRIDE};
+use rand_xoshiro::rand_core::Rng;
+use std::sync::OnceLock;
+
+/// The 3x3 shapes, centre = the candidate point, in the notation: `X` a
+/// stone of one colour, `O` of the other, `.` empty, `#` off the board,
+/// `?` anything, `x` anything but `X` on the board, `o` anything but `O` on
+/// the board. Each shape counts in all eight orientations and with the
+/// colours swapped, so it does not matter whose move it is. These are the
+/// classic hane, cut and edge shapes described for MoGo (Gelly, Wang,
+/// Munos, Teytaud 2006, "Modification of UCT with patterns in Monte-Carlo
+/// Go", figure 2), written out here in this notation.
+pub const SHAPES: &[[&str; 3]] = &[
+    // Hane that encloses a stone between two.
+    ["XOX", "...", "???"],
+    // Hane that does not cut.
+    ["XO.", "...", "?.?"],
+    // Turn (magari) around the head of a stone.
+    ["XO?", "X..", "x.?"],
+    // Diagonal attachment under an isolated stone.
+    [".O.", "X..", "..."],
+    // Cut with nothing protecting it.
+    ["XO?", "O.o", "?o?"],
+    // Cut after a peep.
+    ["XO?", "O.X", "???"],
+    // Pushing through between two stones.
+    ["?X?", "O.O", "ooo"],
+    // Cutting the knight's move.
+    ["OX?", "o.O", "???"],
+    // Edge: chasing along the first line.
+    ["X.?", "O.?", "##?"],
+    // Edge: blocking the cut on the side.
+    ["OX?", "X.O", "###"],
+    // Edge: blocking the connection underneath.
+    ["?X?", "x.O", "###"],
+    // Edge: descending (sagari).
+    ["?XO", "x.x", "###"],
+    // Edge: cutting on the side.
+    ["?OX", "X.O", "###"],
+];
+
+/// Offsets of the eight neighbours, row by row, in the order of the bits of
+/// a 3x3 code (two bits each, first neighbour in the highest bits).
+const OFFSETS: [(i32, i32); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+
+/// The 3x3 code of the point `p`: the eight neighbours' cell codes
+/// ([`Board::cell_code`]), two bits each.
+#[inline]
+pub fn code3x3(b: &Board, p: Point) -> u16 {
+    let i = p.index() as i32;
+    let mut code = 0u16;
+    for (dx, dy) in OFFSETS {
+        let q = Point::from_index((i + dy * STRIDE as i32 + dx) as usize);
+        code = (code << 2) | b.cell_code(q) as u16;
+    }
+    code
+}
+
+/// A bit per 3x3 code: set when the code matches one of [`SHAPES`].
+struct ShapeTable(Box<[u64]>);
+
+impl ShapeTable {
+    fn build() -> ShapeTable {
+        let mut bits = vec![0u64; 65536 / 64].into_boxed_slice();
+        for shape in SHAPES {
+            let grid: Vec<u8> = shape.iter().flat_map(|row| row.bytes()).collect();
+            for sym in 0..8 {
+                for swap in [false, true] {
+                    // The cell of the shape seen at neighbour k under this symmetry.
+                    let mut cells = [b'?'; 8];
+                    for (k, &(dx, dy)) in OFFSETS.iter().enumerate() {
+                        let (sx, sy) = transform(dx, dy, sym);
+                        let ch = grid[((sy + 1) * 3 + sx + 1) as usize];
+                        cells[k] = if swap { swap_case(ch) } else { ch };
+                    }
+                    expand(&cells, 0, 0, &mut bits);
+                }
+            }
+        }
+        ShapeTable(bits)
+    }
+
+    #[inline]
+    fn matches(&self, code: u16) -> bool {
+        self.0[code as usize / 64] >> (code % 64) & 1 == 1
+    }
+}
+
+/// One of the eight symmetries of the square applied to an offset.
+fn transform(dx: i32, dy: i32, sym: u32) -> (i32, i32) {
+    let (x, y) = if sym & 1 == 1 { (-dx, dy) } else { (dx, dy) };
+    let (x, y) = if sym & 2 == 2 { (x, -y) } else { (x, y) };
+    if sym & 4 == 4 {
+        (y, x)
+    } else {
+        (x, y)
+    }
+}
+
+fn swap_case(ch: u8) -> u8 {
+    match ch {
+        b'X' => b'O',
+        b'O' => b'X',
+        b'x' => b'o',
+        b'o' => b'x',
+        other => other,
+    }
+}
+
+/// Sets the bit of every concrete code matching `cells` from neighbour `k`
+/// on, with `code` holding the neighbours before it.
+fn expand(cells: &[u8; 8], k: usize, code: u32, bits: &mut [u64]) {
+    if k == 8 {
+        bits[code as usize / 64] |= 1 << (code % 64);
+        return;
+    }
+    let allowed: &[u32] = match cells[k] {
+        b'.' => &[0],
+        b'X' => &[1],
+        b'O' => &[2],
+        b'#' => &[3],
+        b'x' => &[0, 2],
+        b'o' => &[0, 1],
+        _ => &[0, 1, 2, 3],
+    };
+    for &v in allowed {
+        expand(cells, k + 1, (code << 2) | v, bits);
+    }
+}
+
+fn shapes() -> &'static ShapeTable {
+    static TABLE: OnceLock<ShapeTable> = OnceLock::new();
+    TABLE.get_or_init(ShapeTable::build)
+}
+
+/// Whether the 3x3 neighbourhood of the empty point `p` is one of the
+/// [`SHAPES`].
+#[inline]
+pub fn is_shape(b: &Board, p: Point) -> bool {
+    shapes().matches(code3x3(b, p))
+}
+
+/// True with probability `p`.
+#[inline]
+pub(crate) fn chance<R: Rng>(rng: &mut R, p: f64) -> bool {
+    p >= 1.0 || ((rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)) < p
+}
+
+/// Whether `c` may play on the empty point `p` in a playout: not the
+/// simple-ko recapture, not a suicide.
+#[inline]
+fn playable(b: &Board, c: Color, p: Point) -> bool {
+    !b.is_ko_recapture(c, p) && !b.is_suicide(c, p)
+}
+
+/// A short list of candidate points without heap allocation.
+struct Candidates {
+    points: [Point; 32],
+    n: usize,
+}
+
+impl Candidates {
+    fn new() -> Candidates {
+        Candidates {
+            points: [Point::from_index(0); 32],
+            n: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, p: Point) {
+        if self.n < 32 && !self.points[..self.n].contains(&p) {
+            self.points[self.n] = p;
+            self.n += 1;
+        }
+    }
+
+    fn pick<R: Rng>(&self, rng: &mut R) -> Option<Point> {
+        if self.n == 0 {
+            None
+        } else {
+            Some(self.points[below(rng, self.n)])
+        }
+    }
+}
+
+/// Tactical replies for `c` after the opponent's `last` move: captures of
+/// chains in atari on or next to `last`, and saving moves for `c`'s chains
+/// next to `last` that are in atari.
+fn tactical_replies(b: &Board, c: Color, last: Point, out: &mut Candidates) {
+    let opp = c.opponent();
+    let mut around = [last; 5];
+    around[1..].copy_from_slice(&last.neighbors());
+    for q in around {
+        match b.get(q) {
+            Some(col) if col == opp => {
+                if let Some(l) = b.last_liberty(q) {
+                    if playable(b, c, l) {
+                        out.push(l);
+                    }
+                }
+            }
+            Some(_) => {
+                // Our chain in atari: extend, or capture a neighbour in atari.
+                let Some(l) = b.last_liberty(q) else { continue };
+                if playable(b, c, l) && b.liberties_after(c, l, 2) >= 2 {
+                    out.push(l);
+                }
+                if b.chain_len(q) <= 16 {
+                    b.for_each_stone(q, |s| {
+                        for n in s.neighbors() {
+                            if b.get(n) == Some(opp) {
+                                if let Some(cl) = b.last_liberty(n) {
+                                    if playable(b, c, cl) {
+                                        out.push(cl);
+                                    }
+                                }
+                            }
+                        }
+                    });
+                }
+            }
+            None => {}
+        }
+    }
+}
+
+/// Shape replies for `c`: empty points next to `last` (including the
+/// diagonals) that match a shape and are no self-atari.
+fn shape_replies(b: &Board, c: Color, last: Point, out: &mut Candidates) {
+    let i = last.index() as i32;
+    for (dx, dy) in OFFSETS {
+        let q = Point::from_index((i + dy * STRIDE as i32 + dx) as usize);
+        if b.is_empty(q) && is_shape(b, q) && playable(b, c, q) && b.liberties_after(c, q, 2) >= 2 {
+            out.push(q);
+        }
+    }
+}
+
+/// Picks the playout move for `c`, or `None` to pass. `last` is the
+/// previous move (its point, whether or not the stone is still there).
+pub(crate) fn choose_move<R: Rng>(
+    b: &mut Board,
+    c: Color,
+    last: Option<Point>,
+    rng: &mut R,
+    cfg: &SearchConfig,
+) -> Option<Point> {
+    if !cfg.uniform_playouts {
+        if let Some(l) = last {
+            if chance(rng, cfg.atari_prob) {
+                let mut cands = Candidates::new();
+                tactical_replies(b, c, l, &mut cands);
+                if let Some(p) = cands.pick(rng) {
+                    return Some(p);
+                }
+            }
+            if chance(rng, cfg.pattern_prob) {
+                let mut cands = Candidates::new();
+                shape_replies(b, c, l, &mut cands);
+                if let Some(p) = cands.pick(rng) {
+                    return Some(p);
+                }
+            }
+        }
+    }
+    // Random fallback, without replacement.
+    let mut k = b.empty_count();
+    while k > 0 {
+        let i = below(rng, k);
+        let p = Point::from_index(b.empty_points()[i] as usize);
+        if !b.is_eye(c, p) && playable(b, c, p) {
+            if cfg.uniform_playouts {
+                return Some(p);
+            }
+            let open = p.neighbors().iter().filter(|&&q| b.is_empty(q)).count();
+            let ok = open >= 2
+                || b.liberties_after(c, p, 2) >= 2
+                || (!p.neighbors().iter().any(|&q| b.get(q) == Some(c))
+                    && !chance(rng, cfg.self_atari_reject));
+            if ok {
+                return Some(p);
+            }
+        }
+        k -= 1;
+        b.swap_empties(i, k);
+    }
+    None
+}
+
+/// The end of one playout.
+pub(crate) struct PlayoutEnd {
+    /// Black's area minus White's, komi not included.
+    pub margin: i32,
+}
+
+/// Plays out `b` with `to_move` first; `first_play` gets the colour code
+/// (1 black, 2 white) of the first stone played on each point where it is
+/// still 0 (for AMAF). Returns the area margin of the final position;
+/// `owner` gets the final owner of every point (+1 black, -1 white, 0).
+pub(crate) fn playout<R: Rng>(
+    b: &mut Board,
+    mut to_move: Color,
+    mut last: Option<Point>,
+    rng: &mut R,
+    cfg: &SearchConfig,
+    first_play: &mut [u8; ARRAY_LEN],
+    owner: &mut [i8; ARRAY_LEN],
+) -> PlayoutEnd {
+    let n = b.size();
+    let max_moves = cfg.playout_length * n * n;
+    let mut passes = 0;
+    let mut moves = 0;
+    while moves < max_moves && passes < 2 {
+        match choose_move(b, to_move, last, rng, cfg) {
+            Some(p) => {
+                b.play_unchecked(to_move, p);
+                if first_play[p.index()] == 0 {
+                    first_play[p.index()] = to_move as u8;
+                }
+                passes = 0;
+                last = Some(p);
+            }
+            None => {
+                b.pass();
+                passes += 1;
+                last = None;
+            }
+        }
+        moves += 1;
+        to_move = to_move.opponent();
+    }
+    PlayoutEnd {
+        margin: point_owners(b, owner),
+    }
+}
+
+/// Fills `owner` with the owner of each on-board point (a stone's colour,
+/// or the one colour all on-board neighbours of an empty point have) and
+/// returns Black's count minus White's.
+pub(crate) fn point_owners(b: &Board, owner: &mut [i8; ARRAY_LEN]) -> i32 {
+    let mut margin = 0i32;
+    for p in b.points() {
+        let o = match b.cell_code(p) {
+            1 => 1,
+            2 => -1,
+            _ => {
+                let mut seen = 0u8;
+                for q in p.neighbors() {
+                    seen |= match b.cell_code(q) {
+                        0 => 4,
+                        1 => 1,
+                        2 => 2,
+                        _ => 0,
+                    };
+                }
+                match seen {
+                    1 => 1,
+                    2 => -1,
+                    _ => 0,
+                }
+            }
+        };
+        owner[p.index()] = o;
+        margin += o as i32;
+    }
+    margin
+}
+
+/// The prior of a move entering the tree, as virtual visits and wins (wins
+/// for the player making the move).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Prior {
+    /// Virtual visits.
+    pub visits: f32,
+    /// Virtual wins among them.
+    pub wins: f32,
+}
+
+/// Cheap knowledge about `c` playing the legal empty point `p`, given the
+/// last two moves: captures, escaping atari, self-atari, shape, distance to
+/// the last moves, and the line in an empty area (the opening).
+pub fn prior(
+    b: &Board,
+    c: Color,
+    p: Point,
+    last: Option<Point>,
+    last2: Option<Point>,
+    cfg: &SearchConfig,
+) -> Prior {
+    let mut pr = Prior {
+        visits: cfg.prior_even,
+        wins: cfg.prior_even / 2.0,
+    };
+    let bonus = |pr: &mut Prior, w: f32| {
+        pr.visits += w;
+        pr.wins += w;
+    };
+    let opp = c.opponent();
+    let mut captured = 0usize;
+    let mut escapes = false;
+    for q in p.neighbors() {
+        match b.get(q) {
+            Some(col) if col == opp && b.liberties(q) == 1 => captured += b.chain_len(q),
+            Some(col) if col == c && b.liberties(q) == 1 => escapes = true,
+            _ => {}
+        }
+    }
+    if captured > 0 {
+        bonus(
+            &mut pr,
+            if captured == 1 {
+                cfg.prior_capture_one
+            } else {
+                cfg.prior_capture_many
+            },
+        );
+    }
+    let libs = b.liberties_after(c, p, 3);
+    if escapes && libs >= 2 {
+        bonus(&mut pr, cfg.prior_escape);
+    }
+    if libs < 2 && captured == 0 {
+        pr.visits += cfg.prior_self_atari;
+    }
+    if is_shape(b, p) {
+        bonus(&mut pr, cfg.prior_shape);
+    }
+    let near = |m: Option<Point>| {
+        m.map(|m| {
+            let dx = (m.x() as i32 - p.x() as i32).abs();
+            let dy = (m.y() as i32 - p.y() as i32).abs();
+            dx + dy + dx.max(dy)
+        })
+    };
+    // Distance dx + dy + max(dx, dy): 2 for a neighbour, 3 for a diagonal.
+    for d in [near(last), near(last2)].into_iter().flatten() {
+        if d <= 3 {
+            bonus(&mut pr, cfg.prior_near_last[0]);
+        } else if d <= 5 {
+            bonus(&mut pr, cfg.prior_near_last[1]);
+        }
+    }
+    // Lines in an empty area: low moves are bad, third and fourth line good.
+    let n = b.size();
+    let line = p.x().min(p.y()).min(n - 1 - p.x()).min(n - 1 - p.y());
+    if empty_area(b, p, 3) {
+        if line <= 1 {
+            pr.visits += cfg.prior_empty_low;
+        } else if line == 2 || (line == 3 && n >= 13) {
+            bonus(&mut pr, cfg.prior_empty_third);
+        }
+    }
+    pr
+}
+
+/// Whether no stone lies within Manhattan distance `r` of `p`.
+fn empty_area(b: &Board, p: Point, r: i32) -> bool {
+    let n = b.size() as i32;
+    let (px, py) = (p.x() as i32, p.y() as i32);
+    for dy in -r..=r {
+        let rest = r - dy.abs();
+        for dx in -rest..=rest {
+            let (x, y) = (px + dx, py + dy);
+            if x >= 0
+                && y >= 0
+                && x < n
+                && y < n
+                && b.get(Point::new(x as usize, y as usize)).is_some()
+            {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_xoshiro::rand_core::SeedableRng;
+
+    fn at(b: &Board, v: &str) -> Point {
+        crate::point::parse_gtp_move(v, b.size())
+            .unwrap()
+            .point()
+            .unwrap()
+    }
+
+    #[test]
+    fn hane_shape_matches_in_every_orientation() {
+        // White D5 between black C5 and E5: D4 is the enclosing hane.
+        let b = Board::from_diagram(
+            "
+            . . . . . . .
+            . . . . . . .
+            . . X O X . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .",
+        )
+        .unwrap();
+        assert!(is_shape(&b, at(&b, "D4")));
+        assert!(!is_shape(&b, at(&b, "A1")));
+        // Rotated a quarter turn and colours swapped.
+        let r = Board::from_diagram(
+            "
+            . . . . . . .
+            . . . O . . .
+            . . . X . . .
+            . . . O . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .",
+        )
+        .unwrap();
+        assert!(is_shape(&r, at(&r, "C5")));
+        assert!(is_shape(&r, at(&r, "E5")));
+    }
+
+    #[test]
+    fn policy_captures_the_chain_in_atari() {
+        // White's C3-C2 chain has three liberties: no tactic, a random move.
+        let b = Board::from_diagram(
+            "
+            . . . . .
+            . . X . .
+            . X O X .
+            . . O . .
+            . . . . .",
+        )
+        .unwrap();
+        let cfg = SearchConfig {
+            atari_prob: 1.0,
+            ..SearchConfig::default()
+        };
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+        let mut bb = b.clone();
+        let m = choose_move(&mut bb, Color::Black, Some(at(&b, "C2")), &mut rng, &cfg);
+        assert!(m.is_some());
+        // White's C3-C2 chain with one liberty left (C1): always captured.
+        let b2 = Board::from_diagram(
+            "
+            . . . . .
+            . . X . .
+            . X O X .
+            . X O X .
+            . . . . .",
+        )
+        .unwrap();
+        for seed in 0..20 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut bb = b2.clone();
+            let m = choose_move(&mut bb, Color::Black, Some(at(&b2, "C2")), &mut rng, &cfg);
+            assert_eq!(m, Some(at(&b2, "C1")), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn prior_prefers_capture_and_dislikes_self_atari() {
+        let b = Board::from_diagram(
+            "
+            . . . . .
+            . . X . .
+            . X O X .
+            . X O X .
+            . . . . .",
+        )
+        .unwrap();
+        let cfg = SearchConfig::default();
+        let cap = prior(&b, Color::Black, at(&b, "C1"), None, None, &cfg);
+        let plain = prior(&b, Color::Black, at(&b, "E5"), None, None, &cfg);
+        assert!(cap.wins / cap.visits > plain.wins / plain.visits);
+        // White B5 would have one liberty (A5) and capture nothing.
+        let b = Board::from_diagram(
+            "
+            . . X . .
+            . X . . .
+            . . . . .
+            . . . . .
+            . . . . .",
+        )
+        .unwrap();
+        let sa = prior(&b, Color::White, at(&b, "B5"), None, None, &cfg);
+        let plain_w = prior(&b, Color::White, at(&b, "D3"), None, None, &cfg);
+        assert!(sa.wins / sa.visits < plain_w.wins / plain_w.visits);
+    }
+}

@@ -1,0 +1,566 @@
+//! One search: threads descending the shared tree, expanding leaves with
+//! priors, running playouts, and backing up results and AMAF statistics.
+//!
+//! Legality in the tree: the root's children are checked with
+//! [`Game::check`] (exact superko against the game's whole history).
+//! Deeper, a move must pass [`Board::check`] and its resulting position
+//! (stones, plus the side to move under situational superko) must not be
+//! in the game's history or on the path from the root, by 64-bit hash: a
+//! collision could only hide a move below the root, never allow an illegal
+//! one at the root. Playouts use the simple-ko rule only.
+
+use super::policy::{playout, prior};
+use super::time::TimeBudget;
+use super::tree::{
+    decode_move, encode_move, rave_value, Tree, EXPANDED, EXPANDING, FULL, LEAF, PASS,
+};
+use super::SearchConfig;
+use crate::board::Board;
+use crate::color::Color;
+use crate::game::Game;
+use crate::point::{Move, Point, ARRAY_LEN};
+use crate::rules::KoRule;
+use crate::zobrist::{SituationHash, StoneHash};
+use fxhash::FxHashSet;
+use rand_xoshiro::rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::*};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// When a search stops (whichever comes first; none = until `stop`).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Limits {
+    /// New playouts to run.
+    pub playouts: Option<u64>,
+    /// Thinking time.
+    pub time: Option<TimeBudget>,
+}
+
+/// Playout statistics gathered by one thread.
+pub(crate) struct Accum {
+    /// Sum of final owners per point index (+1 black, -1 white).
+    pub owner: Vec<i32>,
+    /// Playouts counted.
+    pub count: u64,
+    /// Sum of Black's area margins (komi not included).
+    pub margin: i64,
+}
+
+impl Accum {
+    fn new() -> Accum {
+        Accum {
+            owner: vec![0; ARRAY_LEN],
+            count: 0,
+            margin: 0,
+        }
+    }
+}
+
+/// What every search thread shares.
+pub(crate) struct Search<'a> {
+    pub tree: &'a Tree,
+    pub cfg: &'a SearchConfig,
+    pub game: &'a Game,
+    pub color: Color,
+    pub allow_root_pass: bool,
+    pub limits: Limits,
+    pub stop: Option<&'a AtomicBool>,
+    board: Board,
+    history: FxHashSet<u64>,
+    last: Option<Point>,
+    last2: Option<Point>,
+    root_passes: u32,
+    pub done: AtomicBool,
+    pub playouts: AtomicU64,
+    pub start: Instant,
+    pub accum: Vec<Mutex<Accum>>,
+}
+
+struct Worker {
+    rng: Xoshiro256PlusPlus,
+    path: Vec<u32>,
+    keys: Vec<u64>,
+    first_play: [u8; ARRAY_LEN],
+    owner: [i8; ARRAY_LEN],
+}
+
+impl<'a> Search<'a> {
+    /// A search of `game` for `color` to move; time limits count from
+    /// `start`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        tree: &'a Tree,
+        cfg: &'a SearchConfig,
+        game: &'a Game,
+        color: Color,
+        allow_root_pass: bool,
+        limits: Limits,
+        stop: Option<&'a AtomicBool>,
+        start: Instant,
+    ) -> Search<'a> {
+        let ko = game.rules().ko;
+        let mut history = FxHashSet::default();
+        if ko != KoRule::Simple {
+            for i in 0..game.history_len() {
+                if let Some((h, to_move)) = game.history_entry(i) {
+                    history.insert(key(ko, h, to_move));
+                }
+            }
+        }
+        let moves = game.moves();
+        let pt = |k: usize| moves.len().checked_sub(k).and_then(|i| moves[i].mv.point());
+        let root_passes = moves
+            .iter()
+            .rev()
+            .take(2)
+            .take_while(|m| m.mv == Move::Pass)
+            .count() as u32;
+        let threads = cfg.threads.max(1);
+        Search {
+            tree,
+            cfg,
+            game,
+            color,
+            allow_root_pass,
+            limits,
+            stop,
+            board: game.board().clone(),
+            history,
+            last: pt(1),
+            last2: pt(2),
+            root_passes,
+            done: AtomicBool::new(false),
+            playouts: AtomicU64::new(0),
+            start,
+            accum: (0..threads).map(|_| Mutex::new(Accum::new())).collect(),
+        }
+    }
+
+    /// Runs the search on `cfg.threads` threads until a limit or the stop
+    /// flag; `on_tick` (if any) is called on the calling thread about every
+    /// `interval` meanwhile.
+    pub fn run(&self, seed: u64, interval: Duration, mut on_tick: Option<&mut dyn FnMut(&Search)>) {
+        let threads = self.cfg.threads.max(1);
+        std::thread::scope(|s| {
+            for id in 0..threads {
+                s.spawn(move || self.work(id, seed));
+            }
+            if let Some(f) = on_tick.as_mut() {
+                let mut next = Instant::now() + interval;
+                while !self.done.load(Acquire) {
+                    std::thread::sleep(Duration::from_millis(2));
+                    if Instant::now() >= next {
+                        f(self);
+                        next += interval;
+                    }
+                }
+            }
+        });
+    }
+
+    fn work(&self, id: usize, seed: u64) {
+        let mut w = Worker {
+            rng: Xoshiro256PlusPlus::seed_from_u64(
+                seed ^ (id as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            ),
+            path: Vec::with_capacity(64),
+            keys: Vec::with_capacity(64),
+            first_play: [0; ARRAY_LEN],
+            owner: [0; ARRAY_LEN],
+        };
+        let mut iterations = 0u64;
+        loop {
+            if self.done.load(Relaxed) {
+                break;
+            }
+            if self.stop.is_some_and(|s| s.load(Relaxed)) {
+                self.done.store(true, Release);
+                break;
+            }
+            let k = self.playouts.fetch_add(1, Relaxed);
+            if self.limits.playouts.is_some_and(|lim| k >= lim) {
+                self.done.store(true, Release);
+                break;
+            }
+            self.iterate(&mut w, id);
+            iterations += 1;
+            if id == 0
+                && (iterations.is_multiple_of(16) || self.limits.time.is_some())
+                && self.should_stop(iterations.is_multiple_of(16))
+            {
+                self.done.store(true, Release);
+                break;
+            }
+        }
+    }
+
+    /// The two largest visit counts among the root's selectable children,
+    /// and whether the most visited one also has the best win rate among
+    /// children with at least a tenth of its visits.
+    pub fn top_two(&self) -> (u32, u32, bool) {
+        let (mut v1, mut v2, mut best) = (0u32, 0u32, None);
+        for ch in self.tree.children(0) {
+            let n = self.tree.node(ch);
+            if n.mv.load(Relaxed) == PASS && !self.allow_root_pass {
+                continue;
+            }
+            let v = n.visits();
+            if v > v1 {
+                v2 = v1;
+                v1 = v;
+                best = Some(ch);
+            } else if v > v2 {
+                v2 = v;
+            }
+        }
+        let Some(best) = best else {
+            return (0, 0, true);
+        };
+        let rate = |i: u32| {
+            let n = self.tree.node(i);
+            n.wins() / n.visits().max(1) as f64
+        };
+        let br = rate(best);
+        let clear = self.tree.children(0).all(|ch| {
+            let n = self.tree.node(ch);
+            ch == best
+                || (n.mv.load(Relaxed) == PASS && !self.allow_root_pass)
+                || n.visits() * 10 < v1
+                || rate(ch) <= br
+        }) && v1 as f64 >= self.cfg.clear_ratio * v2 as f64;
+        (v1, v2, clear)
+    }
+
+    /// Whether the search should end now: the time is up, or the best move
+    /// cannot change in the playouts left (checked when `full`).
+    fn should_stop(&self, full: bool) -> bool {
+        let elapsed = self.start.elapsed().as_secs_f64();
+        let done = self.playouts.load(Relaxed) as f64;
+        let mut remaining = f64::INFINITY;
+        if let Some(t) = self.limits.time {
+            if elapsed >= t.max {
+                return true;
+            }
+            if !full || done < self.cfg.min_playouts as f64 {
+                return false;
+            }
+            let (_, _, clear) = self.top_two();
+            let deadline = if clear { t.target } else { t.max };
+            if elapsed >= deadline {
+                return true;
+            }
+            let rate = done / elapsed.max(1e-3);
+            remaining = rate * (deadline - elapsed);
+        }
+        if let Some(lim) = self.limits.playouts {
+            remaining = remaining.min(lim as f64 - done);
+        }
+        if !full
+            || !self.cfg.early_stop
+            || remaining.is_infinite()
+            || done < self.cfg.min_playouts as f64
+        {
+            return false;
+        }
+        let (v1, v2, _) = self.top_two();
+        v1 > 0 && (v1 - v2) as f64 > remaining
+    }
+
+    fn expand_threshold(&self, depth: usize) -> u32 {
+        if depth == 0 {
+            1
+        } else {
+            self.cfg.expand_visits
+        }
+    }
+
+    /// One descent, playout and backup.
+    fn iterate(&self, w: &mut Worker, id: usize) {
+        let tree = self.tree;
+        let mut b = self.board.clone();
+        let mut c = self.color;
+        let ko = self.game.rules().ko;
+        w.path.clear();
+        w.path.push(0);
+        w.keys.clear();
+        w.first_play.fill(0);
+        tree.root().visits.fetch_add(1, Relaxed);
+        let (mut last, mut last2) = (self.last, self.last2);
+        let mut passes = self.root_passes;
+        let mut node = 0u32;
+        loop {
+            let depth = w.path.len() - 1;
+            let n = tree.node(node);
+            if n.state.load(Acquire) == LEAF
+                && n.visits() >= self.expand_threshold(depth)
+                && n.state
+                    .compare_exchange(LEAF, EXPANDING, Acquire, Relaxed)
+                    .is_ok()
+            {
+                let ok = self.expand(node, &b, c, depth, last, last2, &w.keys);
+                n.state.store(if ok { EXPANDED } else { FULL }, Release);
+            }
+            let Some(child) = self.select(node, depth == 0) else {
+                break;
+            };
+            let cn = tree.node(child);
+            cn.visits.fetch_add(1, Relaxed);
+            w.path.push(child);
+            match cn.mv() {
+                Move::Pass => {
+                    b.pass();
+                    passes += 1;
+                    last2 = last;
+                    last = None;
+                }
+                Move::Play(p) => {
+                    b.play_unchecked(c, p);
+                    if w.first_play[p.index()] == 0 {
+                        w.first_play[p.index()] = c as u8;
+                    }
+                    passes = 0;
+                    last2 = last;
+                    last = Some(p);
+                }
+            }
+            c = c.opponent();
+            w.keys.push(key(ko, b.hash(), c));
+            node = child;
+            if passes >= 2 {
+                break;
+            }
+        }
+        let end = playout(
+            &mut b,
+            c,
+            last,
+            &mut w.rng,
+            self.cfg,
+            &mut w.first_play,
+            &mut w.owner,
+        );
+        let margin = end.margin as f32 - self.game.komi();
+        let black2: u32 = if margin > 0.0 {
+            2
+        } else if margin < 0.0 {
+            0
+        } else {
+            1
+        };
+        let win2 = |col: Color| {
+            if col == Color::Black {
+                black2
+            } else {
+                2 - black2
+            }
+        };
+        let opp = self.color.opponent();
+        for (d, &ni) in w.path.iter().enumerate() {
+            let n = tree.node(ni);
+            if d > 0 {
+                let mover = if d % 2 == 1 { self.color } else { opp };
+                n.wins2.fetch_add(win2(mover), Relaxed);
+            }
+            let to_move = if d % 2 == 0 { self.color } else { opp };
+            let code = to_move as u8;
+            let w2 = win2(to_move);
+            for ch in tree.children(ni) {
+                let cn = tree.node(ch);
+                let mv = cn.mv.load(Relaxed);
+                if mv != PASS && w.first_play[mv as usize] == code {
+                    cn.amaf_visits.fetch_add(1, Relaxed);
+                    cn.amaf_wins2.fetch_add(w2, Relaxed);
+                }
+            }
+        }
+        let mut acc = self.accum[id].lock().unwrap_or_else(|e| e.into_inner());
+        for p in b.points() {
+            acc.owner[p.index()] += w.owner[p.index()] as i32;
+        }
+        acc.count += 1;
+        acc.margin += end.margin as i64;
+    }
+
+    /// The child of `ni` to descend into.
+    fn select(&self, ni: u32, at_root: bool) -> Option<u32> {
+        let tree = self.tree;
+        let parent = tree.node(ni).visits() as f64;
+        let mut best = None;
+        let mut best_v = f64::NEG_INFINITY;
+        for ch in tree.children(ni) {
+            let n = tree.node(ch);
+            if at_root && !self.allow_root_pass && n.mv.load(Relaxed) == PASS {
+                continue;
+            }
+            let (pv, pw) = n.prior();
+            let v = rave_value(
+                n.visits() as f64,
+                n.wins(),
+                pv as f64,
+                pw as f64,
+                n.amaf_visits.load(Relaxed) as f64,
+                n.amaf_wins2.load(Relaxed) as f64 / 2.0,
+                parent,
+                self.cfg.rave_equiv,
+                self.cfg.uct_c,
+            );
+            if v > best_v {
+                best_v = v;
+                best = Some(ch);
+            }
+        }
+        best
+    }
+
+    /// Creates the children of `ni` (position `b`, `c` to move); false when
+    /// the arena is full.
+    #[allow(clippy::too_many_arguments)]
+    fn expand(
+        &self,
+        ni: u32,
+        b: &Board,
+        c: Color,
+        depth: usize,
+        last: Option<Point>,
+        last2: Option<Point>,
+        path_keys: &[u64],
+    ) -> bool {
+        let rules = self.game.rules();
+        let mut moves: Vec<(u16, f32, f32)> = Vec::with_capacity(b.empty_count() + 1);
+        let mut empties: Vec<u16> = b.empty_points().to_vec();
+        empties.sort_unstable();
+        for e in empties {
+            let p = Point::from_index(e as usize);
+            if b.is_eye(c, p) {
+                continue;
+            }
+            let legal = if depth == 0 {
+                self.game.check(c, Move::Play(p)).is_ok()
+            } else {
+                b.check(c, p, rules.suicide).is_ok()
+                    && !{
+                        let k = key(rules.ko, b.hash_after(c, p), c.opponent());
+                        rules.ko != KoRule::Simple
+                            && (self.history.contains(&k) || path_keys.contains(&k))
+                    }
+            };
+            if !legal {
+                continue;
+            }
+            let pr = prior(b, c, p, last, last2, self.cfg);
+            moves.push((e, pr.visits, pr.wins));
+        }
+        moves.push((
+            encode_move(Move::Pass),
+            self.cfg.prior_pass[0],
+            self.cfg.prior_pass[1],
+        ));
+        let Some(first) = self.tree.alloc(moves.len() as u32) else {
+            return false;
+        };
+        for (k, &(mv, pv, pw)) in moves.iter().enumerate() {
+            self.tree.node(first + k as u32).init(mv, pv, pw);
+        }
+        let n = self.tree.node(ni);
+        n.first_child.store(first, Relaxed);
+        n.n_children.store(moves.len() as u16, Relaxed);
+        true
+    }
+
+    /// The summed playout statistics of all threads.
+    pub fn accum(&self) -> Accum {
+        let mut total = Accum::new();
+        for a in &self.accum {
+            let a = a.lock().unwrap_or_else(|e| e.into_inner());
+            for (t, x) in total.owner.iter_mut().zip(&a.owner) {
+                *t += x;
+            }
+            total.count += a.count;
+            total.margin += a.margin;
+        }
+        total
+    }
+}
+
+/// The superko key of a position under `ko`.
+fn key(ko: KoRule, h: StoneHash, to_move: Color) -> u64 {
+    match ko {
+        KoRule::Situational => SituationHash::new(h, to_move).0,
+        _ => h.0,
+    }
+}
+
+/// Whether `mv` at the root was checked and may be kept when the tree is
+/// reused: every root child must be legal in `game` for `color`.
+pub(crate) fn root_children_legal(tree: &Tree, game: &Game, color: Color) -> bool {
+    tree.children(0)
+        .all(|ch| game.is_legal(color, decode_move(tree.node(ch).mv.load(Relaxed))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    /// White has just taken a ko at B6; Black is to move. Two passes later
+    /// the simple-ko point is gone and Black's retake at C6 would recreate
+    /// the start position.
+    fn after_ko_capture(ko: KoRule) -> Game {
+        let board = Board::from_diagram(
+            "
+            . X O . . . .
+            X . X O . . .
+            . X O . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .",
+        )
+        .unwrap();
+        let rules = Rules {
+            ko,
+            ..Rules::default()
+        };
+        let mut game = Game::from_position(board, Color::White, rules, 0.5);
+        game.play(Color::White, Move::Play(Point::new(1, 1)))
+            .unwrap();
+        game
+    }
+
+    /// The moves of the children created for Black two passes below the
+    /// root.
+    fn children_after_two_passes(ko: KoRule) -> Vec<Move> {
+        let game = after_ko_capture(ko);
+        let cfg = SearchConfig::default();
+        let tree = Tree::new(4096);
+        let s = Search::new(
+            &tree,
+            &cfg,
+            &game,
+            Color::Black,
+            true,
+            Limits::default(),
+            None,
+            Instant::now(),
+        );
+        let mut b = game.board().clone();
+        b.pass();
+        let k1 = key(ko, b.hash(), Color::White);
+        b.pass();
+        let k2 = key(ko, b.hash(), Color::Black);
+        assert!(s.expand(0, &b, Color::Black, 2, None, None, &[k1, k2]));
+        tree.root().state.store(EXPANDED, Release);
+        tree.children(0).map(|c| tree.node(c).mv()).collect()
+    }
+
+    #[test]
+    fn superko_is_checked_below_the_root() {
+        let retake = Move::Play(Point::new(2, 1));
+        assert!(children_after_two_passes(KoRule::Simple).contains(&retake));
+        let psk = children_after_two_passes(KoRule::Positional);
+        assert!(!psk.contains(&retake));
+        assert!(psk.contains(&Move::Pass));
+        assert!(psk.len() > 30);
+    }
+}

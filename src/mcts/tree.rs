@@ -1,0 +1,373 @@
+//! The search tree: an arena of nodes shared by all search threads.
+//!
+//! Every field of a [`Node`] is an atomic, so threads read and update
+//! statistics without locks. A node's children are one contiguous block of
+//! the arena, allocated by an atomic bump counter and published by the
+//! node's `state` (written with release ordering after the children are
+//! initialised, read with acquire ordering before they are used). Only the
+//! thread that wins the `LEAF -> EXPANDING` exchange expands a node.
+//!
+//! The arena is cut into chunks allocated on first use, so a large node cap
+//! costs memory only when the tree grows. When the cap is reached, leaves
+//! simply stop expanding and the search goes on with playouts from them.
+//!
+//! Virtual loss: a visit is counted on the way down and its result on the
+//! way back, so a node being searched by another thread looks like a loss
+//! meanwhile and threads spread over the tree.
+
+use crate::point::{Move, Point};
+use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::*};
+use std::sync::OnceLock;
+
+/// `state` of a node that has no children yet.
+pub(crate) const LEAF: u32 = 0;
+/// `state` while one thread creates the children.
+pub(crate) const EXPANDING: u32 = 1;
+/// `state` once the children may be read.
+pub(crate) const EXPANDED: u32 = 2;
+/// `state` of a leaf that could not expand because the arena is full.
+pub(crate) const FULL: u32 = 3;
+
+/// The move code of a pass.
+pub(crate) const PASS: u16 = u16::MAX;
+
+const CHUNK_BITS: u32 = 14;
+const CHUNK: usize = 1 << CHUNK_BITS;
+
+/// One node: the move that leads to it and its statistics, from the point of
+/// view of the player who made that move.
+#[derive(Default, Debug)]
+pub struct Node {
+    /// The move's point index, or [`PASS`].
+    pub(crate) mv: AtomicU16,
+    /// Number of children.
+    pub(crate) n_children: AtomicU16,
+    /// [`LEAF`], [`EXPANDING`], [`EXPANDED`] or [`FULL`].
+    pub(crate) state: AtomicU32,
+    /// Index of the first child.
+    pub(crate) first_child: AtomicU32,
+    /// Visits (counted on the way down).
+    pub(crate) visits: AtomicU32,
+    /// Twice the wins (a draw counts 1).
+    pub(crate) wins2: AtomicU32,
+    /// AMAF (all-moves-as-first) visits.
+    pub(crate) amaf_visits: AtomicU32,
+    /// Twice the AMAF wins.
+    pub(crate) amaf_wins2: AtomicU32,
+    /// Prior visits, `f32` bits.
+    pub(crate) prior_visits: AtomicU32,
+    /// Prior wins, `f32` bits.
+    pub(crate) prior_wins: AtomicU32,
+}
+
+/// The bytes one node takes in the arena.
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
+/// A plain copy of a node, for moving subtrees.
+#[derive(Copy, Clone, Debug, Default)]
+struct NodeData {
+    mv: u16,
+    n_children: u16,
+    state: u32,
+    first_child: u32,
+    visits: u32,
+    wins2: u32,
+    amaf_visits: u32,
+    amaf_wins2: u32,
+    prior_visits: u32,
+    prior_wins: u32,
+}
+
+impl Node {
+    /// The move leading here.
+    pub(crate) fn mv(&self) -> Move {
+        decode_move(self.mv.load(Relaxed))
+    }
+
+    /// Visits so far.
+    #[inline]
+    pub(crate) fn visits(&self) -> u32 {
+        self.visits.load(Relaxed)
+    }
+
+    /// Wins so far (draws count half).
+    #[inline]
+    pub(crate) fn wins(&self) -> f64 {
+        self.wins2.load(Relaxed) as f64 / 2.0
+    }
+
+    /// The prior, as (visits, wins).
+    pub(crate) fn prior(&self) -> (f32, f32) {
+        (
+            f32::from_bits(self.prior_visits.load(Relaxed)),
+            f32::from_bits(self.prior_wins.load(Relaxed)),
+        )
+    }
+
+    fn snapshot(&self) -> NodeData {
+        NodeData {
+            mv: self.mv.load(Relaxed),
+            n_children: self.n_children.load(Relaxed),
+            state: self.state.load(Acquire),
+            first_child: self.first_child.load(Relaxed),
+            visits: self.visits.load(Relaxed),
+            wins2: self.wins2.load(Relaxed),
+            amaf_visits: self.amaf_visits.load(Relaxed),
+            amaf_wins2: self.amaf_wins2.load(Relaxed),
+            prior_visits: self.prior_visits.load(Relaxed),
+            prior_wins: self.prior_wins.load(Relaxed),
+        }
+    }
+
+    fn restore(&self, d: &NodeData) {
+        self.mv.store(d.mv, Relaxed);
+        self.n_children.store(d.n_children, Relaxed);
+        self.first_child.store(d.first_child, Relaxed);
+        self.visits.store(d.visits, Relaxed);
+        self.wins2.store(d.wins2, Relaxed);
+        self.amaf_visits.store(d.amaf_visits, Relaxed);
+        self.amaf_wins2.store(d.amaf_wins2, Relaxed);
+        self.prior_visits.store(d.prior_visits, Relaxed);
+        self.prior_wins.store(d.prior_wins, Relaxed);
+        self.state.store(d.state, Release);
+    }
+
+    /// Resets the node for `mv` with the given prior.
+    pub(crate) fn init(&self, mv: u16, prior_visits: f32, prior_wins: f32) {
+        self.restore(&NodeData {
+            mv,
+            prior_visits: prior_visits.to_bits(),
+            prior_wins: prior_wins.to_bits(),
+            ..NodeData::default()
+        });
+    }
+}
+
+/// The move code of `mv`.
+pub(crate) fn encode_move(mv: Move) -> u16 {
+    match mv {
+        Move::Pass => PASS,
+        Move::Play(p) => p.index() as u16,
+    }
+}
+
+/// The move of a move code.
+pub(crate) fn decode_move(code: u16) -> Move {
+    if code == PASS {
+        Move::Pass
+    } else {
+        Move::Play(Point::from_index(code as usize))
+    }
+}
+
+/// The arena. Node 0 is the root.
+pub struct Tree {
+    chunks: Vec<OnceLock<Box<[Node]>>>,
+    next: AtomicU32,
+    cap: u32,
+}
+
+impl Tree {
+    /// An arena for at most `max_nodes` nodes (at least 1024), with an empty
+    /// root.
+    pub fn new(max_nodes: usize) -> Tree {
+        let cap = max_nodes.clamp(1024, u32::MAX as usize / 2) as u32;
+        let n_chunks = (cap as usize).div_ceil(CHUNK);
+        let t = Tree {
+            chunks: (0..n_chunks).map(|_| OnceLock::new()).collect(),
+            next: AtomicU32::new(1),
+            cap,
+        };
+        t.node(0).init(PASS, 0.0, 0.0);
+        t
+    }
+
+    /// The node with index `i`.
+    #[inline]
+    pub(crate) fn node(&self, i: u32) -> &Node {
+        let chunk = self.chunks[(i >> CHUNK_BITS) as usize]
+            .get_or_init(|| (0..CHUNK).map(|_| Node::default()).collect());
+        &chunk[i as usize & (CHUNK - 1)]
+    }
+
+    /// The root.
+    #[inline]
+    pub(crate) fn root(&self) -> &Node {
+        self.node(0)
+    }
+
+    /// Nodes in use.
+    pub fn len(&self) -> usize {
+        (self.next.load(Relaxed).min(self.cap)) as usize
+    }
+
+    /// Whether only the root is in use.
+    pub fn is_empty(&self) -> bool {
+        self.len() <= 1
+    }
+
+    /// The node cap.
+    pub fn capacity(&self) -> usize {
+        self.cap as usize
+    }
+
+    /// Reserves `n` consecutive nodes; `None` when the arena is full.
+    pub(crate) fn alloc(&self, n: u32) -> Option<u32> {
+        if self.next.load(Relaxed) as u64 + n as u64 > self.cap as u64 {
+            return None;
+        }
+        let start = self.next.fetch_add(n, Relaxed);
+        if start as u64 + n as u64 > self.cap as u64 {
+            return None;
+        }
+        Some(start)
+    }
+
+    /// The children of node `i` (empty unless expanded), as indices.
+    #[inline]
+    pub(crate) fn children(&self, i: u32) -> std::ops::Range<u32> {
+        let n = self.node(i);
+        if n.state.load(Acquire) != EXPANDED {
+            return 0..0;
+        }
+        let f = n.first_child.load(Relaxed);
+        f..f + n.n_children.load(Relaxed) as u32
+    }
+
+    /// Empties the tree: a fresh root.
+    pub fn clear(&mut self) {
+        self.next.store(1, Relaxed);
+        self.node(0).init(PASS, 0.0, 0.0);
+    }
+
+    /// Makes node `new_root` the root, keeping its subtree and dropping the
+    /// rest (no search may run). Subtrees are copied breadth first, so the
+    /// kept nodes end up packed at the start of the arena.
+    pub fn reroot(&mut self, new_root: u32) {
+        if new_root == 0 {
+            return;
+        }
+        let mut out: Vec<NodeData> = Vec::new();
+        let mut old_index: Vec<u32> = vec![new_root];
+        let mut r = self.node(new_root).snapshot();
+        r.mv = PASS;
+        out.push(r);
+        let mut k = 0;
+        while k < old_index.len() {
+            let old = old_index[k];
+            let mut d = out[k];
+            if d.state == EXPANDED {
+                let first_new = old_index.len() as u32;
+                let first_old = self.node(old).first_child.load(Relaxed);
+                for c in 0..d.n_children as u32 {
+                    old_index.push(first_old + c);
+                }
+                d.first_child = first_new;
+            } else {
+                d.state = LEAF;
+                d.n_children = 0;
+            }
+            out[k] = d;
+            k += 1;
+            // Snapshot the nodes queued so far.
+            while out.len() < old_index.len() {
+                let s = self.node(old_index[out.len()]).snapshot();
+                out.push(s);
+            }
+        }
+        for (i, d) in out.iter().enumerate() {
+            self.node(i as u32).restore(d);
+        }
+        self.next.store(out.len() as u32, Relaxed);
+    }
+}
+
+/// The value of a child for selection (pure): the prior-smoothed win rate
+/// mixed with the AMAF win rate by the RAVE weight, plus a UCT exploration
+/// term.
+///
+/// `visits`/`wins` are real, `prior_*` virtual, `amaf_*` all-moves-as-first
+/// statistics; `rave_equiv` is the visit count at which real and AMAF
+/// statistics weigh the same; `uct_c` scales `sqrt(ln(parent) / n)`.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn rave_value(
+    visits: f64,
+    wins: f64,
+    prior_visits: f64,
+    prior_wins: f64,
+    amaf_visits: f64,
+    amaf_wins: f64,
+    parent_visits: f64,
+    rave_equiv: f64,
+    uct_c: f64,
+) -> f64 {
+    let n = visits + prior_visits;
+    let q = if n > 0.0 {
+        (wins + prior_wins) / n
+    } else {
+        0.5
+    };
+    let mut v = if amaf_visits > 0.0 {
+        let beta = amaf_visits / (amaf_visits + n + n * amaf_visits / rave_equiv);
+        (1.0 - beta) * q + beta * amaf_wins / amaf_visits
+    } else {
+        q
+    };
+    if uct_c > 0.0 {
+        v += uct_c * ((parent_visits + 1.0).ln() / (n + 1.0)).sqrt();
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rave_weight_moves_from_amaf_to_real_statistics() {
+        // With few real visits the AMAF rate dominates; with many, the real one.
+        let early = rave_value(1.0, 0.0, 0.0, 0.0, 100.0, 90.0, 10.0, 1000.0, 0.0);
+        let late = rave_value(10000.0, 1000.0, 0.0, 0.0, 100.0, 90.0, 10000.0, 1000.0, 0.0);
+        assert!(early > 0.8, "{early}");
+        assert!(late < 0.2, "{late}");
+        // The prior counts as real visits.
+        let p = rave_value(0.0, 0.0, 10.0, 9.0, 0.0, 0.0, 1.0, 1000.0, 0.0);
+        assert!((p - 0.9).abs() < 1e-9);
+        // Exploration raises a rarely visited child.
+        let a = rave_value(1.0, 0.5, 0.0, 0.0, 0.0, 0.0, 100.0, 1000.0, 0.5);
+        let b = rave_value(50.0, 25.0, 0.0, 0.0, 0.0, 0.0, 100.0, 1000.0, 0.5);
+        assert!(a > b);
+    }
+
+    #[test]
+    fn reroot_keeps_the_subtree_packed() {
+        let mut t = Tree::new(4096);
+        let f = t.alloc(3).unwrap();
+        for k in 0..3 {
+            t.node(f + k).init(k as u16 + 30, 1.0, 0.5);
+        }
+        t.root().first_child.store(f, Relaxed);
+        t.root().n_children.store(3, Relaxed);
+        t.root().state.store(EXPANDED, Release);
+        // Grandchildren under the middle child.
+        let g = t.alloc(2).unwrap();
+        for k in 0..2 {
+            t.node(g + k).init(k as u16 + 60, 1.0, 0.5);
+            t.node(g + k).visits.store(7 + k, Relaxed);
+        }
+        let mid = f + 1;
+        t.node(mid).first_child.store(g, Relaxed);
+        t.node(mid).n_children.store(2, Relaxed);
+        t.node(mid).state.store(EXPANDED, Release);
+        t.node(mid).visits.store(20, Relaxed);
+        t.reroot(mid);
+        assert_eq!(t.len(), 3);
+        assert_eq!(t.root().visits(), 20);
+        let kids: Vec<u32> = t.children(0).collect();
+        assert_eq!(kids, vec![1, 2]);
+        assert_eq!(t.node(1).mv.load(Relaxed), 60);
+        assert_eq!(t.node(2).visits(), 8);
+        assert!(t.children(1).is_empty());
+    }
+}

@@ -1,0 +1,493 @@
+//! Fixed-seed, single-thread searches with playout limits: tactics,
+//! superko, passing, clean-up, determinism, analysis, tree reuse and the
+//! node cap.
+
+use kosumi::clock::Clock;
+use kosumi::mcts::search::Limits;
+use kosumi::mcts::{MctsPlayer, SearchConfig};
+use kosumi::player::{Decision, GenmoveRequest, Player};
+use kosumi::point::parse_gtp_move;
+use kosumi::rules::Rules;
+use kosumi::{Board, Color, Game, KoRule, Move};
+use std::time::Duration;
+
+fn cfg(playouts: u64, seed: u64) -> SearchConfig {
+    SearchConfig {
+        threads: 1,
+        seed,
+        max_playouts: Some(playouts),
+        ..SearchConfig::default()
+    }
+}
+
+fn mv(game: &Game, v: &str) -> Move {
+    parse_gtp_move(v, game.size()).unwrap()
+}
+
+fn genmove(p: &mut MctsPlayer, game: &Game, color: Color, cleanup: bool) -> Decision {
+    let clock = Clock::default();
+    p.genmove(&GenmoveRequest {
+        game,
+        color,
+        clock: &clock,
+        cleanup,
+        stop: None,
+    })
+}
+
+fn game_of(diagram: &str, to_move: Color, rules: Rules, komi: f32) -> Game {
+    Game::from_position(Board::from_diagram(diagram).unwrap(), to_move, rules, komi)
+}
+
+#[test]
+fn finds_the_capture_of_three_stones() {
+    // White C6-D6-E6 has one liberty left, at E5; if it escapes there it
+    // joins White's wall and Black's area falls apart.
+    let game = game_of(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . X X X . . . .
+        . X O O O X . . .
+        . . X X . . . . .
+        O O O O O O O O O
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .",
+        Color::Black,
+        Rules::default(),
+        7.5,
+    );
+    let mut p = MctsPlayer::new(cfg(3000, 1));
+    assert_eq!(
+        genmove(&mut p, &game, Color::Black, false),
+        Decision::Play(mv(&game, "E5"))
+    );
+}
+
+#[test]
+fn escapes_an_atari() {
+    // Black C6-D6-E6-D5 has one liberty, D4; extending there gives three.
+    let game = game_of(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . O O O . . . .
+        . O X X X O . . .
+        . . O X O . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .",
+        Color::Black,
+        Rules::default(),
+        7.5,
+    );
+    let mut p = MctsPlayer::new(cfg(3000, 2));
+    assert_eq!(
+        genmove(&mut p, &game, Color::Black, false),
+        Decision::Play(mv(&game, "D4"))
+    );
+}
+
+/// A ko that White has just taken, followed by two passes: under simple ko
+/// Black may take back at once (the passes cleared the ko point), under
+/// positional superko the retake would repeat the start position.
+fn ko_after_passes(ko: KoRule) -> Game {
+    let rules = Rules {
+        ko,
+        ..Rules::default()
+    };
+    let mut game = game_of(
+        "
+        . X O . . . .
+        X . X O . . .
+        . X O . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .",
+        Color::White,
+        rules,
+        0.5,
+    );
+    let take = mv(&game, "B6");
+    game.play(Color::White, take).unwrap();
+    game.play(Color::Black, Move::Pass).unwrap();
+    game.play(Color::White, Move::Pass).unwrap();
+    game
+}
+
+#[test]
+fn superko_violation_never_enters_the_tree() {
+    let retake = |g: &Game| mv(g, "C6");
+    // Simple ko: the retake (a capture) is legal and the search tries it.
+    let simple = ko_after_passes(KoRule::Simple);
+    assert!(simple.is_legal(Color::Black, retake(&simple)));
+    let mut p = MctsPlayer::new(cfg(1500, 3));
+    let a = p.analyze(
+        &simple,
+        Color::Black,
+        Limits {
+            playouts: Some(1500),
+            time: None,
+        },
+        None,
+        Duration::from_secs(60),
+        &mut |_| {},
+    );
+    assert!(a
+        .candidates
+        .iter()
+        .any(|c| c.mv == retake(&simple) && c.visits > 0));
+    // Positional superko: the same capture is illegal and never searched.
+    let psk = ko_after_passes(KoRule::Positional);
+    assert!(!psk.is_legal(Color::Black, retake(&psk)));
+    let mut p = MctsPlayer::new(cfg(1500, 3));
+    let a = p.analyze(
+        &psk,
+        Color::Black,
+        Limits {
+            playouts: Some(1500),
+            time: None,
+        },
+        None,
+        Duration::from_secs(60),
+        &mut |_| {},
+    );
+    assert!(a.candidates.iter().all(|c| c.mv != retake(&psk)));
+    let Decision::Play(m) = genmove(&mut p, &psk, Color::Black, false) else {
+        panic!("resigned");
+    };
+    assert_ne!(m, retake(&psk));
+    assert!(psk.is_legal(Color::Black, m));
+}
+
+/// A finished game: Black owns columns A-E (45 points), White F-J (36), so
+/// Black wins by 1.5 with komi 7.5; White has just passed. `extra` puts a
+/// white stone at B9, dead in Black's three-point eye.
+fn finished(extra: bool) -> Game {
+    let top = if extra {
+        ". O . X X O . O ."
+    } else {
+        ". . . X X O . O ."
+    };
+    let diagram = [
+        top,
+        "X X X X X O O O O",
+        ". X . X X O . O .",
+        "X X X X X O O O O",
+        ". X . X X O . O .",
+        "X X X X X O O O O",
+        ". X . X X O . O .",
+        "X X X X X O O O O",
+        ". X . X X O . O .",
+    ]
+    .join("\n");
+    let mut game = game_of(&diagram, Color::White, Rules::default(), 7.5);
+    game.play(Color::White, Move::Pass).unwrap();
+    game
+}
+
+#[test]
+fn passes_when_passing_wins_a_finished_game() {
+    let game = finished(false);
+    let mut p = MctsPlayer::new(cfg(2000, 4));
+    assert_eq!(
+        genmove(&mut p, &game, Color::Black, false),
+        Decision::Play(Move::Pass)
+    );
+    // With a dead white stone inside, passing still wins once it is removed.
+    let game = finished(true);
+    assert!(game.area_score(&[]).margin() < 0.0);
+    let mut p = MctsPlayer::new(cfg(2000, 4));
+    assert_eq!(
+        genmove(&mut p, &game, Color::Black, false),
+        Decision::Play(Move::Pass)
+    );
+}
+
+#[test]
+fn does_not_pass_when_passing_loses() {
+    // White to move after Black passed: passing would lose by 1.5.
+    let mut game = finished(false);
+    game.play(Color::Black, Move::Pass).unwrap();
+    let mut p = MctsPlayer::new(SearchConfig {
+        no_resign: true,
+        ..cfg(1000, 5)
+    });
+    let d = genmove(&mut p, &game, Color::White, false);
+    assert_ne!(d, Decision::Play(Move::Pass));
+}
+
+#[test]
+fn cleanup_captures_the_dead_stone_before_passing() {
+    let mut game = finished(true);
+    let dead = mv(&game, "B9");
+    let mut p = MctsPlayer::new(cfg(800, 6));
+    let mut passed = false;
+    for _ in 0..30 {
+        match genmove(&mut p, &game, Color::Black, true) {
+            Decision::Play(Move::Pass) => {
+                passed = true;
+                break;
+            }
+            Decision::Play(m) => {
+                game.play(Color::Black, m).unwrap();
+                game.play(Color::White, Move::Pass).unwrap();
+            }
+            Decision::Resign => panic!("resigned in clean-up"),
+        }
+    }
+    assert!(passed, "never passed:\n{}", game.board());
+    assert_eq!(game.board().get(dead.point().unwrap()), None);
+    assert!(game.area_score(&[]).margin() > 0.0, "{}", game.board());
+}
+
+#[test]
+fn same_seed_same_move() {
+    let game = kosumi::mcts::middle_game(9, 0.3, 11).unwrap();
+    let run = || {
+        let mut p = MctsPlayer::new(cfg(2000, 9));
+        let c = game.to_move();
+        let first = genmove(&mut p, &game, c, false);
+        let a = p.last_analysis().unwrap().clone();
+        (
+            first,
+            a.candidates
+                .iter()
+                .map(|c| (c.mv, c.visits))
+                .collect::<Vec<_>>(),
+        )
+    };
+    let (m1, v1) = run();
+    let (m2, v2) = run();
+    assert_eq!(m1, m2);
+    assert_eq!(v1, v2);
+    // A different seed searches differently.
+    let mut p = MctsPlayer::new(cfg(2000, 10));
+    genmove(&mut p, &game, game.to_move(), false);
+    let v3: Vec<_> = p
+        .last_analysis()
+        .unwrap()
+        .candidates
+        .iter()
+        .map(|c| (c.mv, c.visits))
+        .collect();
+    assert_ne!(v1, v3);
+}
+
+#[test]
+fn analysis_snapshot_is_consistent() {
+    let game = Game::new(9, Rules::default(), 7.5).unwrap();
+    let mut p = MctsPlayer::new(SearchConfig {
+        early_stop: false,
+        ..cfg(3000, 12)
+    });
+    let mut updates = 0;
+    let a = p.analyze(
+        &game,
+        Color::Black,
+        Limits {
+            playouts: Some(3000),
+            time: None,
+        },
+        None,
+        Duration::from_millis(1),
+        &mut |_| updates += 1,
+    );
+    assert_eq!(a.color, Color::Black);
+    assert_eq!(a.playouts, 3000);
+    assert_eq!(a.ownership.len(), 81);
+    assert!(a.ownership.iter().all(|o| (-1.0..=1.0).contains(o)));
+    assert!(!a.candidates.is_empty());
+    let total: u32 = a.candidates.iter().map(|c| c.visits).sum();
+    assert!(total <= a.visits);
+    for (i, c) in a.candidates.iter().enumerate() {
+        assert_eq!(c.order, i);
+        assert_eq!(c.pv[0], c.mv);
+        assert!(c.lcb <= c.winrate);
+        assert!((0.0..=1.0).contains(&c.prior));
+        if i > 0 {
+            assert!(c.visits <= a.candidates[i - 1].visits);
+        }
+        // The principal variation is a legal sequence.
+        let mut g = game.clone();
+        let mut col = Color::Black;
+        for &m in &c.pv {
+            g.play(col, m).unwrap();
+            col = col.opponent();
+        }
+    }
+    assert_eq!(a.winrate, a.candidates[0].winrate);
+    // The best move has a deep enough line after 3000 playouts.
+    assert!(a.candidates[0].pv.len() >= 3, "{:?}", a.candidates[0].pv);
+}
+
+#[test]
+fn tree_is_reused_after_moves() {
+    let mut game = Game::new(9, Rules::default(), 7.5).unwrap();
+    let mut p = MctsPlayer::new(cfg(3000, 13));
+    let Decision::Play(m) = genmove(&mut p, &game, Color::Black, false) else {
+        panic!()
+    };
+    game.play(Color::Black, m).unwrap();
+    // White answers with Black's favourite reply in the search.
+    let reply = p.last_analysis().unwrap().candidates[0].pv[1];
+    game.play(Color::White, reply).unwrap();
+    genmove(&mut p, &game, Color::Black, false);
+    let a = p.last_analysis().unwrap();
+    assert!(
+        a.visits as u64 > a.playouts,
+        "root visits {} from playouts {}: nothing reused",
+        a.visits,
+        a.playouts
+    );
+    // Without reuse the root has only this search's visits.
+    let mut q = MctsPlayer::new(SearchConfig {
+        reuse_tree: false,
+        ..cfg(3000, 13)
+    });
+    genmove(&mut q, &game, Color::Black, false);
+    let b = q.last_analysis().unwrap();
+    assert_eq!(b.visits as u64, b.playouts);
+}
+
+#[test]
+fn node_cap_holds() {
+    let game = Game::new(9, Rules::default(), 7.5).unwrap();
+    let mut p = MctsPlayer::new(SearchConfig {
+        max_nodes: 2000,
+        ..cfg(5000, 14)
+    });
+    let d = genmove(&mut p, &game, Color::Black, false);
+    assert!(matches!(d, Decision::Play(Move::Play(_))));
+    assert!(p.tree_nodes() <= 2048, "{}", p.tree_nodes());
+}
+
+#[test]
+fn two_threads_play_legal_moves() {
+    let game = kosumi::mcts::middle_game(9, 0.3, 15).unwrap();
+    let mut p = MctsPlayer::new(SearchConfig {
+        threads: 2,
+        early_stop: false,
+        ..cfg(3000, 15)
+    });
+    let c = game.to_move();
+    let Decision::Play(m) = genmove(&mut p, &game, c, false) else {
+        panic!()
+    };
+    assert!(game.is_legal(c, m));
+    let a = p.last_analysis().unwrap();
+    assert!(a.playouts >= 3000 && a.playouts < 3010);
+}
+
+#[test]
+fn stop_flag_ends_an_unlimited_search() {
+    let game = Game::new(9, Rules::default(), 7.5).unwrap();
+    let mut p = MctsPlayer::new(cfg(1, 16));
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut n = 0;
+    let a = p.analyze(
+        &game,
+        Color::Black,
+        Limits::default(),
+        Some(&stop),
+        Duration::from_millis(1),
+        &mut |a| {
+            n += 1;
+            if a.playouts >= 500 {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        },
+    );
+    assert!(a.playouts >= 500);
+}
+
+#[test]
+fn resigns_when_hopeless_but_not_in_a_close_endgame() {
+    // White owns the board but Black's corner chain, which is in atari.
+    let hopeless = game_of(
+        "
+        . X O . O . O . O
+        X X O O O O O O O
+        O O O . O . O . O
+        . O O O O O O O O
+        O O . O . O . O .
+        O O O O O O O O O
+        . O . O . O . O .
+        O O O O O O O O O
+        . O . O . O . O .",
+        Color::Black,
+        Rules::default(),
+        7.5,
+    );
+    let mut p = MctsPlayer::new(cfg(500, 17));
+    let decisions: Vec<Decision> = (0..3)
+        .map(|_| genmove(&mut p, &hopeless, Color::Black, false))
+        .collect();
+    assert!(matches!(decisions[0], Decision::Play(_)));
+    assert!(matches!(decisions[1], Decision::Play(_)));
+    assert_eq!(decisions[2], Decision::Resign);
+    // The same with resignation switched off.
+    let mut q = MctsPlayer::new(SearchConfig {
+        no_resign: true,
+        ..cfg(500, 17)
+    });
+    for _ in 0..4 {
+        assert_ne!(
+            genmove(&mut q, &hopeless, Color::Black, false),
+            Decision::Resign
+        );
+    }
+    // A finished game lost by half a point (komi 9.5): no resignation.
+    let mut close = finished(false);
+    close.set_komi(9.5);
+    let mut r = MctsPlayer::new(cfg(500, 18));
+    for _ in 0..4 {
+        assert_ne!(
+            genmove(&mut r, &close, Color::Black, false),
+            Decision::Resign
+        );
+    }
+    // Clean-up mode never resigns.
+    let mut s = MctsPlayer::new(cfg(500, 19));
+    for _ in 0..4 {
+        assert_ne!(
+            genmove(&mut s, &hopeless, Color::Black, true),
+            Decision::Resign
+        );
+    }
+}
+
+#[test]
+fn self_play_with_two_threads_and_tree_reuse_stays_legal() {
+    // Two players sharing nothing, each reusing its tree across moves.
+    let mut game = Game::new(9, Rules::default(), 7.5).unwrap();
+    let mut players = [
+        MctsPlayer::new(SearchConfig {
+            threads: 2,
+            max_nodes: 20_000,
+            ..cfg(300, 20)
+        }),
+        MctsPlayer::new(SearchConfig {
+            threads: 2,
+            ..cfg(300, 21)
+        }),
+    ];
+    let mut resigned = false;
+    while !game.two_passes() && game.moves().len() < 150 {
+        let c = game.to_move();
+        match genmove(&mut players[c.index()], &game, c, false) {
+            Decision::Play(m) => game.play(c, m).unwrap(),
+            Decision::Resign => {
+                resigned = true;
+                break;
+            }
+        }
+        game.board().check_invariants().unwrap();
+    }
+    assert!(resigned || game.two_passes(), "no end in 150 moves");
+    let own = players[0].ownership(&game);
+    assert_eq!(own.len(), 81);
+}
