@@ -27,6 +27,9 @@ pub struct InputSignal {
     pub lines_read: AtomicU64,
     /// Sequence number of the latest `# interrupt` line (0: none yet).
     pub last_interrupt: AtomicU64,
+    /// Set while a streaming command (`lz-analyze`) runs: then any new line
+    /// sets the engine's stop flag.
+    pub streaming: AtomicBool,
 }
 
 impl InputSignal {
@@ -103,6 +106,9 @@ where
                     Ok(Some((bytes, too_long))) => {
                         seq += 1;
                         reader_signal.lines_read.store(seq, Ordering::SeqCst);
+                        if reader_signal.streaming.load(Ordering::SeqCst) {
+                            reader_stop.store(true, Ordering::SeqCst);
+                        }
                         if !too_long && line::is_interrupt(&bytes) {
                             reader_signal.last_interrupt.store(seq, Ordering::SeqCst);
                             reader_stop.store(true, Ordering::SeqCst);
@@ -142,10 +148,7 @@ where
         } else {
             line::parse(&raw.bytes)
         };
-        if let Some(text) = engine.respond(parsed) {
-            output.write_all(text.as_bytes())?;
-            output.flush()?;
-        }
+        engine.respond_to(parsed, &mut output)?;
         if engine.quit_requested() {
             break;
         }

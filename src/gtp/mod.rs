@@ -15,4 +15,4 @@ pub mod io;
 pub mod line;
 pub mod status;
 
-pub use engine::{Config, Engine};
+pub use engine::{Config, Dialect, Engine, EnginePlayer};
