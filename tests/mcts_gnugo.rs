@@ -9,7 +9,8 @@
 //! Settings (environment): `KOSUMI_GAMES` (10), `KOSUMI_SIZE` (9),
 //! `KOSUMI_TIME` seconds per move (1.0) or `KOSUMI_PLAYOUTS` per move,
 //! `KOSUMI_THREADS` (2), `KOSUMI_UNIFORM=1` for uniform playouts,
-//! `KOSUMI_SEED` (1), `GNUGO` (`/usr/games/gnugo`), `GNUGO_LEVEL` (10).
+//! `KOSUMI_SEED` (1), `GNUGO` (`/usr/games/gnugo`), `GNUGO_LEVEL` (10),
+//! `KOSUMI_VERBOSE` (set: playouts of every Kosumi move on stderr).
 //! Komi 7, Chinese rules; colours alternate, Kosumi Black in even games.
 //! A game ends at two passes, a resignation or 3·N² moves and is scored by
 //! area after removing the stones GNU Go's `final_status_list dead` names;
@@ -188,6 +189,13 @@ fn match_against_gnugo() {
                 });
                 kosumi_moves += 1;
                 playouts_total += player.last_analysis().map_or(0, |a| a.playouts);
+                if std::env::var("KOSUMI_VERBOSE").is_ok() {
+                    eprintln!(
+                        "move {} playouts {:?}",
+                        game.moves().len(),
+                        player.last_analysis().map(|a| a.playouts)
+                    );
+                }
                 match d {
                     Decision::Resign => {
                         result = Some((c.opponent(), "resign".into()));
