@@ -42,6 +42,9 @@ struct GtpArgs {
     /// Never resign.
     #[arg(long)]
     no_resign: bool,
+    /// Think on the opponent's time (until the next command arrives).
+    #[arg(long)]
+    ponder: bool,
     /// The player: `mcts` (the search, default) or `random` (for tests).
     #[arg(long, default_value = "mcts", value_parser = ["mcts", "random"])]
     player: String,
@@ -71,6 +74,7 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         playouts: a.playouts,
         time: a.time,
         verbose: a.verbose,
+        ponder: a.ponder,
     };
     let mut engine = if a.player == "random" {
         kosumi::gtp::Engine::with_random_player(config)

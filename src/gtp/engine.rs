@@ -42,6 +42,9 @@ pub struct Config {
     pub time: Option<f64>,
     /// Log more to stderr.
     pub verbose: bool,
+    /// Think on the opponent's time (search player, I/O loop only): after a
+    /// `genmove`, search the opponent's position until the next input line.
+    pub ponder: bool,
 }
 
 impl Default for Config {
@@ -55,6 +58,7 @@ impl Default for Config {
             playouts: None,
             time: None,
             verbose: false,
+            ponder: false,
         }
     }
 }
@@ -269,6 +273,7 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     input: Option<(Arc<InputSignal>, u64)>,
     started: Instant,
+    ponder_due: bool,
 }
 
 impl Engine {
@@ -295,6 +300,7 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             input: None,
             started: Instant::now(),
+            ponder_due: false,
         }
     }
 
@@ -374,6 +380,12 @@ impl Engine {
     /// # Errors
     /// A failed write to `out`.
     pub fn respond_to(&mut self, line: Line, out: &mut dyn Write) -> io::Result<()> {
+        if let Line::Command(req) = &line {
+            self.ponder_due = matches!(
+                req.name.as_str(),
+                "genmove" | "kgs-genmove_cleanup" | "lz-genmove_analyze" | "kata-genmove_analyze"
+            );
+        }
         if let Line::Command(req) = &line {
             if let Some(CommandSpec {
                 handler: Kind::Stream(h),
@@ -561,6 +573,48 @@ impl Engine {
         if let Some((signal, _)) = &self.input {
             signal.streaming.store(false, Ordering::SeqCst);
         }
+    }
+
+    /// With `--ponder`, after a move generation and with no input waiting:
+    /// searches the position (the opponent to move) until the next input
+    /// line, so that the next `genmove` reuses the tree. Returns at once
+    /// otherwise (and always without the I/O loop).
+    pub fn ponder(&mut self) {
+        let due = std::mem::take(&mut self.ponder_due);
+        let moves = self.game.moves();
+        let ended = moves.len() >= 2 && moves[moves.len() - 2..].iter().all(|m| m.mv == Move::Pass);
+        if !self.config.ponder
+            || !due
+            || ended
+            || self.quit
+            || self.input.is_none()
+            || self.input_waiting()
+            || !matches!(self.player, EnginePlayer::Search(_))
+        {
+            return;
+        }
+        self.begin_stream();
+        let stop = self.stop.clone();
+        let color = self.game.to_move();
+        let Engine { game, player, .. } = &mut *self;
+        if let EnginePlayer::Search(m) = player {
+            let limits = Limits {
+                playouts: None,
+                time: None,
+            };
+            let a = m.analyze(
+                game,
+                color,
+                limits,
+                Some(&stop),
+                Duration::from_secs(3600),
+                &mut |_| {},
+            );
+            if self.config.verbose {
+                eprintln!("kosumi: pondered {} playouts", a.playouts);
+            }
+        }
+        self.end_stream();
     }
 
     /// Playouts an analysis may run: unbounded under the I/O loop (input

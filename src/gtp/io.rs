@@ -152,6 +152,7 @@ where
         if engine.quit_requested() {
             break;
         }
+        engine.ponder();
     }
     Ok(())
 }

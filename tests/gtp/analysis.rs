@@ -333,3 +333,43 @@ fn genmove_analyze_at_the_built_binary_ends_with_a_legal_play() {
     assert_eq!(p.line(), "");
     p.quit();
 }
+
+#[test]
+fn pondering_stops_at_the_next_command() {
+    let mut p = Proc::start(&[
+        "--threads",
+        "1",
+        "--seed",
+        "2",
+        "--size",
+        "9",
+        "--playouts",
+        "200",
+        "--ponder",
+    ]);
+    p.send("genmove b");
+    let first = p.line();
+    let v = first
+        .strip_prefix("= ")
+        .expect("genmove answered")
+        .to_string();
+    assert_eq!(p.line(), "");
+    // The engine now thinks on White's time until this line arrives.
+    std::thread::sleep(Duration::from_millis(200));
+    let reply = if v.eq_ignore_ascii_case("E5") {
+        "d4"
+    } else {
+        "e5"
+    };
+    p.send(&format!("play w {reply}"));
+    assert_eq!(p.line(), "= ");
+    assert_eq!(p.line(), "");
+    p.send("genmove b\nprotocol_version");
+    let second = p.line();
+    let m = parse_gtp_move(second.strip_prefix("= ").unwrap(), 9).unwrap();
+    assert!(matches!(m, Move::Play(_)), "{second}");
+    assert_eq!(p.line(), "");
+    assert_eq!(p.line(), "= 2");
+    assert_eq!(p.line(), "");
+    p.quit();
+}
