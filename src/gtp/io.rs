@@ -30,12 +30,15 @@ pub struct InputSignal {
     /// Set while a streaming command (`lz-analyze`) runs: then any new line
     /// sets the engine's stop flag.
     pub streaming: AtomicBool,
+    /// Set at the end of input (or a read error): a streaming command stops
+    /// then too, so that the engine can exit.
+    pub eof: AtomicBool,
 }
 
 impl InputSignal {
-    /// Whether any line arrived after line `seq`.
+    /// Whether any line arrived after line `seq`, or the input ended.
     pub fn input_after(&self, seq: u64) -> bool {
-        self.lines_read.load(Ordering::SeqCst) > seq
+        self.lines_read.load(Ordering::SeqCst) > seq || self.eof.load(Ordering::SeqCst)
     }
 }
 
@@ -131,6 +134,10 @@ where
                         break;
                     }
                 }
+            }
+            reader_signal.eof.store(true, Ordering::SeqCst);
+            if reader_signal.streaming.load(Ordering::SeqCst) {
+                reader_stop.store(true, Ordering::SeqCst);
             }
         })?;
     for raw in rx {

@@ -373,3 +373,47 @@ fn pondering_stops_at_the_next_command() {
     assert_eq!(p.line(), "");
     p.quit();
 }
+
+#[test]
+fn queued_lines_stop_analysis_and_are_answered_in_order() {
+    let mut e = search_engine(100_000);
+    let input =
+        b"kata-analyze b 1 ownership true\n2 name\nlz-analyze w 1\nprotocol_version\n".to_vec();
+    let mut out = Vec::new();
+    kosumi::gtp::io::run(&mut e, std::io::Cursor::new(input), &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    // Each analysis: the `=` line, maybe updates, then the empty line.
+    let parts: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(parts.len(), 5, "{out}");
+    assert!(parts[0].starts_with('='));
+    assert_eq!(parts[1], "=2 Kosumi");
+    assert!(parts[2].starts_with('='));
+    assert_eq!(parts[3], "= 2");
+    assert_eq!(parts[4], "");
+    for p in [parts[0], parts[2]] {
+        for l in p.lines().skip(1) {
+            assert!(l.starts_with("info move "), "{l}");
+        }
+    }
+}
+
+#[test]
+fn end_of_input_stops_analysis_and_exits_0() {
+    let mut p = Proc::start(&["--threads", "1", "--size", "9", "--ponder"]);
+    p.send("genmove b\nlz-analyze w 10");
+    let Proc {
+        mut child,
+        stdin,
+        lines,
+    } = p;
+    drop(stdin);
+    let mut all = Vec::new();
+    while let Ok(l) = lines.recv_timeout(Duration::from_secs(60)) {
+        all.push(l);
+    }
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    assert!(all[0].starts_with("= "), "{all:?}");
+    assert_eq!(all[1], "");
+    assert_eq!(all[2], "=");
+    assert_eq!(all.last().map(String::as_str), Some(""), "{all:?}");
+}
