@@ -273,7 +273,7 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     input: Option<(Arc<InputSignal>, u64)>,
     started: Instant,
-    ponder_due: bool,
+    in_game: bool,
 }
 
 impl Engine {
@@ -300,7 +300,7 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             input: None,
             started: Instant::now(),
-            ponder_due: false,
+            in_game: false,
         }
     }
 
@@ -381,10 +381,18 @@ impl Engine {
     /// A failed write to `out`.
     pub fn respond_to(&mut self, line: Line, out: &mut dyn Write) -> io::Result<()> {
         if let Line::Command(req) = &line {
-            self.ponder_due = matches!(
-                req.name.as_str(),
-                "genmove" | "kgs-genmove_cleanup" | "lz-genmove_analyze" | "kata-genmove_analyze"
-            );
+            // Pondering belongs to a game in progress: from our first move
+            // generation to a new game (or its end).
+            match req.name.as_str() {
+                "genmove"
+                | "kgs-genmove_cleanup"
+                | "lz-genmove_analyze"
+                | "kata-genmove_analyze" => self.in_game = true,
+                "clear_board" | "boardsize" | "loadsgf" | "kgs-game_over" | "quit" => {
+                    self.in_game = false
+                }
+                _ => {}
+            }
         }
         if let Line::Command(req) = &line {
             if let Some(CommandSpec {
@@ -575,12 +583,15 @@ impl Engine {
         }
     }
 
-    /// With `--ponder`, after a move generation and with no input waiting:
-    /// searches the position (the opponent to move) until the next input
-    /// line, so that the next `genmove` reuses the tree. Returns at once
-    /// otherwise (and always without the I/O loop).
+    /// With `--ponder`, in a game (after our first move generation, until
+    /// `clear_board`, `boardsize`, `loadsgf` or `kgs-game_over`) and with no
+    /// input waiting: searches the position for the side to move until the
+    /// next input line, so that the next `genmove` reuses the tree (KGS's
+    /// `time_left` after our move does not end the game's pondering, only
+    /// the current think). Returns at once otherwise (and always without
+    /// the I/O loop).
     pub fn ponder(&mut self) {
-        let due = std::mem::take(&mut self.ponder_due);
+        let due = self.in_game;
         let moves = self.game.moves();
         let ended = moves.len() >= 2 && moves[moves.len() - 2..].iter().all(|m| m.mv == Move::Pass);
         if !self.config.ponder
