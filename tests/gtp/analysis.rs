@@ -417,3 +417,35 @@ fn end_of_input_stops_analysis_and_exits_0() {
     assert_eq!(all[2], "=");
     assert_eq!(all.last().map(String::as_str), Some(""), "{all:?}");
 }
+
+#[test]
+fn gogui_pv_and_candidates_come_from_a_short_search() {
+    let mut e = search_engine(300);
+    e.execute(b"play b e5").unwrap();
+    let pv = e.execute(b"kosumi-pv w").unwrap();
+    let toks: Vec<&str> = pv.trim_end().trim_start_matches("= ").split(' ').collect();
+    assert!(toks.len() >= 2 && toks.len() % 2 == 0, "{pv}");
+    for (i, pair) in toks.chunks(2).enumerate() {
+        assert_eq!(pair[0], if i % 2 == 0 { "W" } else { "B" }, "{pv}");
+        parse_gtp_move(pair[1], 9).unwrap();
+    }
+    // The first move of the PV is a legal move for White here.
+    let first = parse_gtp_move(toks[1], 9).unwrap();
+    assert!(e.game().is_legal(Color::White, first), "{pv}");
+    let c = e.execute(b"kosumi-candidates w").unwrap();
+    let toks: Vec<&str> = c.trim_end().trim_start_matches("= ").split(' ').collect();
+    assert_eq!(toks.len() % 2, 0, "{c}");
+    let mut total = 0;
+    for pair in toks.chunks(2) {
+        assert!(
+            matches!(parse_gtp_move(pair[0], 9), Ok(Move::Play(_))),
+            "{c}"
+        );
+        total += pair[1].parse::<u32>().unwrap();
+    }
+    // Two searches of 300 playouts on the same position: the second reuses
+    // the first one's tree.
+    assert!(total > 300 && total <= 600, "{c}");
+    let random = Engine::with_random_player(Config::default()).execute(b"kosumi-pv");
+    assert!(random.unwrap().starts_with("? "));
+}
