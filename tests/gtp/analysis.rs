@@ -424,7 +424,7 @@ fn gogui_pv_and_candidates_come_from_a_short_search() {
     e.execute(b"play b e5").unwrap();
     let pv = e.execute(b"kosumi-pv w").unwrap();
     let toks: Vec<&str> = pv.trim_end().trim_start_matches("= ").split(' ').collect();
-    assert!(toks.len() >= 2 && toks.len() % 2 == 0, "{pv}");
+    assert!(toks.len() >= 2 && toks.len().is_multiple_of(2), "{pv}");
     for (i, pair) in toks.chunks(2).enumerate() {
         assert_eq!(pair[0], if i % 2 == 0 { "W" } else { "B" }, "{pv}");
         parse_gtp_move(pair[1], 9).unwrap();
@@ -434,7 +434,7 @@ fn gogui_pv_and_candidates_come_from_a_short_search() {
     assert!(e.game().is_legal(Color::White, first), "{pv}");
     let c = e.execute(b"kosumi-candidates w").unwrap();
     let toks: Vec<&str> = c.trim_end().trim_start_matches("= ").split(' ').collect();
-    assert_eq!(toks.len() % 2, 0, "{c}");
+    assert!(toks.len().is_multiple_of(2), "{c}");
     let mut total = 0;
     for pair in toks.chunks(2) {
         assert!(
