@@ -26,15 +26,28 @@ struct GtpArgs {
     /// Board size at start.
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u64).range(2..=25))]
     size: u64,
-    /// Search threads (for the search player).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
-    threads: u64,
-    /// Playouts per move (for the search player).
-    #[arg(long)]
+    /// Search threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: Option<u64>,
+    /// Playouts per move (also bounds analysis without the I/O loop).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     playouts: Option<u64>,
-    /// Seconds per move (for the search player).
+    /// Seconds per move (a cap besides the clock; default: the clock, or 1 s
+    /// per move without one).
     #[arg(long)]
     time: Option<f64>,
+    /// Tree memory cap in MiB.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    max_memory: Option<u64>,
+    /// Never resign.
+    #[arg(long)]
+    no_resign: bool,
+    /// Think on the opponent's time (until the next command arrives).
+    #[arg(long)]
+    ponder: bool,
+    /// The player: `mcts` (the search, default) or `random` (for tests).
+    #[arg(long, default_value = "mcts", value_parser = ["mcts", "random"])]
+    player: String,
     /// Random seed of the player.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -48,19 +61,43 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         eprintln!("kosumi: invalid --komi or --time");
         return ExitCode::from(2);
     }
+    let threads = a.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    );
     let config = kosumi::gtp::Config {
         size: a.size as usize,
         komi: a.komi,
         rules: a.rules,
         seed: a.seed,
-        threads: a.threads as usize,
+        threads,
         playouts: a.playouts,
         time: a.time,
         verbose: a.verbose,
+        ponder: a.ponder,
     };
-    let mut engine = kosumi::gtp::Engine::with_random_player(config);
+    let mut engine = if a.player == "random" {
+        kosumi::gtp::Engine::with_random_player(config)
+    } else {
+        let mut cfg = kosumi::mcts::SearchConfig {
+            threads,
+            seed: a.seed,
+            max_playouts: a.playouts,
+            time_per_move: a.time,
+            no_resign: a.no_resign,
+            ..kosumi::mcts::SearchConfig::default()
+        };
+        if let Some(mib) = a.max_memory {
+            cfg.max_nodes =
+                kosumi::mcts::SearchConfig::nodes_for_memory(mib as usize * 1024 * 1024);
+        }
+        kosumi::gtp::Engine::with_search(config, kosumi::mcts::MctsPlayer::new(cfg))
+    };
     if a.verbose {
-        eprintln!("kosumi: GTP engine ready (random player, seed {})", a.seed);
+        eprintln!(
+            "kosumi: GTP engine ready ({} player, {threads} threads, seed {})",
+            a.player, a.seed
+        );
     }
     match kosumi::gtp::io::run(&mut engine, std::io::stdin(), std::io::stdout().lock()) {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,6 +2,8 @@
 //! seven). The modules live in `tests/gtp/`, beside the golden transcripts
 //! and the regression suites:
 //!
+//! - `analysis`: the `info` line format read back the way Sabaki reads
+//!   it, and analysis stopped by the next command at the built binary;
 //! - `golden`: transcripts `tests/gtp/*.gtp` against `*.out`, no I/O;
 //! - `engine`: the engine and the I/O loop in process (clocks, clean-up,
 //!   interrupts, pipelining, hostile lines, SGF round trip);
@@ -11,6 +13,8 @@
 //! - `regress`: the gogui-regress runner and the superko legality suites;
 //! - `fuzz`: proptest over command lines, and the soak run.
 
+#[path = "gtp/analysis.rs"]
+mod analysis;
 #[path = "gtp/controller.rs"]
 mod controller;
 #[path = "gtp/engine.rs"]

@@ -152,6 +152,11 @@ fn match_against_kosumi_over_gtp() {
     run_match(
         &d,
         4,
-        &["--opponent", &format!("{exe} gtp"), "--player", "random"],
+        &[
+            "--opponent",
+            &format!("{exe} gtp --threads 1 --playouts 200"),
+            "--player",
+            "random",
+        ],
     );
 }

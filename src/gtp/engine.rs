@@ -10,13 +10,15 @@ use super::status::{self, Status};
 use crate::clock::{Clock, Overtime, TimeSettings};
 use crate::color::Color;
 use crate::game::{fixed_handicap_points, Game, HandicapError};
+use crate::mcts::{Analysis, Limits, MctsPlayer};
 use crate::player::{Decision, GenmoveRequest, Player, RandomPlayer};
 use crate::point::{parse_gtp_move, Move, Point, VertexError, MAX_SIZE, MIN_SIZE};
 use crate::rules::{KoRule, Rules};
 use crate::score::GameResult;
-use std::sync::atomic::AtomicBool;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The engine's name, as `name` reports it.
 pub const NAME: &str = "Kosumi";
@@ -40,6 +42,9 @@ pub struct Config {
     pub time: Option<f64>,
     /// Log more to stderr.
     pub verbose: bool,
+    /// Think on the opponent's time (search player, I/O loop only): after a
+    /// `genmove`, search the opponent's position until the next input line.
+    pub ponder: bool,
 }
 
 impl Default for Config {
@@ -53,6 +58,7 @@ impl Default for Config {
             playouts: None,
             time: None,
             verbose: false,
+            ponder: false,
         }
     }
 }
@@ -115,6 +121,18 @@ impl From<String> for CommandError {
 
 type Handler = fn(&mut Engine, &Request) -> Result<String, CommandError>;
 
+/// A streaming command: it checks its arguments first (an error means
+/// nothing was written, and the caller answers `?`), then writes its whole
+/// response, `=` line to final empty line, to the sink as it goes.
+type StreamHandler =
+    fn(&mut Engine, &Request, &mut dyn Write) -> Result<io::Result<()>, CommandError>;
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Plain(Handler),
+    Stream(StreamHandler),
+}
+
 /// One GTP command: its exact name, whether `list_commands` shows it, and
 /// its handler.
 pub struct CommandSpec {
@@ -122,14 +140,14 @@ pub struct CommandSpec {
     pub name: &'static str,
     /// Whether `list_commands` shows it (`known_command` knows every entry).
     pub listed: bool,
-    handler: Handler,
+    handler: Kind,
 }
 
 const fn c(name: &'static str, handler: Handler) -> CommandSpec {
     CommandSpec {
         name,
         listed: true,
-        handler,
+        handler: Kind::Plain(handler),
     }
 }
 
@@ -137,7 +155,15 @@ const fn hidden(name: &'static str, handler: Handler) -> CommandSpec {
     CommandSpec {
         name,
         listed: false,
-        handler,
+        handler: Kind::Plain(handler),
+    }
+}
+
+const fn streaming(name: &'static str, handler: StreamHandler) -> CommandSpec {
+    CommandSpec {
+        name,
+        listed: true,
+        handler: Kind::Stream(handler),
     }
 }
 
@@ -182,6 +208,18 @@ static COMMANDS: &[CommandSpec] = &[
     c("kosumi-rules", cmd_kosumi_rules),
     c("kosumi-superko_history", cmd_kosumi_superko_history),
     c("kosumi-ownership", cmd_kosumi_ownership),
+    c("kosumi-pv", cmd_kosumi_pv),
+    c("kosumi-candidates", cmd_kosumi_candidates),
+    streaming("lz-analyze", |e, r, o| stream_analyze(e, r, o, Dialect::Lz)),
+    streaming("kata-analyze", |e, r, o| {
+        stream_analyze(e, r, o, Dialect::Kata)
+    }),
+    streaming("lz-genmove_analyze", |e, r, o| {
+        stream_genmove_analyze(e, r, o, Dialect::Lz)
+    }),
+    streaming("kata-genmove_analyze", |e, r, o| {
+        stream_genmove_analyze(e, r, o, Dialect::Kata)
+    }),
     hidden("help", cmd_list_commands),
 ];
 
@@ -194,22 +232,63 @@ fn find(name: &str) -> Option<&'static CommandSpec> {
     COMMANDS.iter().find(|c| c.name == name)
 }
 
+/// The engine's player: the search (which also analyses), or any other
+/// [`Player`] (the random player for tests).
+pub enum EnginePlayer {
+    /// The Monte-Carlo tree search, with live analysis.
+    Search(Box<MctsPlayer>),
+    /// Any other player; analysis commands answer an error.
+    Other(Box<dyn Player>),
+}
+
+impl EnginePlayer {
+    fn player(&mut self) -> &mut dyn Player {
+        match self {
+            EnginePlayer::Search(m) => m.as_mut(),
+            EnginePlayer::Other(p) => p.as_mut(),
+        }
+    }
+
+    fn search(&mut self) -> Result<&mut MctsPlayer, CommandError> {
+        match self {
+            EnginePlayer::Search(m) => Ok(m.as_mut()),
+            EnginePlayer::Other(_) => Err(CommandError::Syntax(
+                "analysis needs the search player (not --player random)".into(),
+            )),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.player().clear()
+    }
+}
+
 /// A GTP engine: a game, clocks, and a player.
 pub struct Engine {
     game: Game,
     clock: Clock,
-    player: Box<dyn Player>,
+    player: EnginePlayer,
     config: Config,
     quit: bool,
     stop: Arc<AtomicBool>,
     input: Option<(Arc<InputSignal>, u64)>,
     started: Instant,
+    in_game: bool,
 }
 
 impl Engine {
     /// An engine with `config` and `player`. The board size is clamped into
     /// 2..=25.
     pub fn new(config: Config, player: Box<dyn Player>) -> Engine {
+        Engine::with_player(config, EnginePlayer::Other(player))
+    }
+
+    /// An engine with the search player `mcts`: analysis commands work.
+    pub fn with_search(config: Config, mcts: MctsPlayer) -> Engine {
+        Engine::with_player(config, EnginePlayer::Search(Box::new(mcts)))
+    }
+
+    fn with_player(config: Config, player: EnginePlayer) -> Engine {
         let size = config.size.clamp(MIN_SIZE, MAX_SIZE);
         let game = Game::new(size, config.rules, config.komi).expect("size was clamped");
         Engine {
@@ -221,6 +300,7 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             input: None,
             started: Instant::now(),
+            in_game: false,
         }
     }
 
@@ -281,7 +361,84 @@ impl Engine {
     }
 
     /// Answers a line already read by [`line::parse`] or [`line::too_long`].
+    /// A streaming command (`lz-analyze`, ...) runs to its end here: without
+    /// the I/O loop no input can stop it, so analysis stops after
+    /// `--playouts` playouts (1000 when unlimited).
     pub fn respond(&mut self, line: Line) -> Option<String> {
+        let mut buf = Vec::new();
+        match self.respond_to(line, &mut buf) {
+            Ok(()) if buf.is_empty() => None,
+            Ok(()) => Some(String::from_utf8_lossy(&buf).into_owned()),
+            Err(_) => None,
+        }
+    }
+
+    /// Answers a line into `out`, flushing after the response (and after
+    /// each update of a streaming command). Nothing is written for a line
+    /// that gets no response.
+    ///
+    /// # Errors
+    /// A failed write to `out`.
+    pub fn respond_to(&mut self, line: Line, out: &mut dyn Write) -> io::Result<()> {
+        if let Line::Command(req) = &line {
+            // Pondering belongs to a game in progress: from our first move
+            // generation to a new game (or its end).
+            match req.name.as_str() {
+                "genmove"
+                | "kgs-genmove_cleanup"
+                | "lz-genmove_analyze"
+                | "kata-genmove_analyze" => self.in_game = true,
+                "clear_board" | "boardsize" | "loadsgf" | "kgs-game_over" | "quit" => {
+                    self.in_game = false
+                }
+                _ => {}
+            }
+        }
+        if let Line::Command(req) = &line {
+            if let Some(CommandSpec {
+                handler: Kind::Stream(h),
+                ..
+            }) = find(&req.name)
+            {
+                if self.config.verbose {
+                    eprintln!("kosumi: < {} {}", req.name, req.raw_args);
+                }
+                let mut sink = Counted { out, wrote: false };
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    h(self, req, &mut sink)
+                }));
+                self.end_stream();
+                let wrote = sink.wrote;
+                return match result {
+                    Ok(Ok(io_result)) => io_result,
+                    Ok(Err(err)) => {
+                        out.write_all(
+                            format_response(req.id.as_deref(), false, &err.to_string()).as_bytes(),
+                        )?;
+                        out.flush()
+                    }
+                    // A panic is a bug: end the response the client is reading.
+                    Err(_) if wrote => {
+                        out.write_all(b"\n")?;
+                        out.flush()
+                    }
+                    Err(_) => {
+                        out.write_all(
+                            format_response(req.id.as_deref(), false, "internal error").as_bytes(),
+                        )?;
+                        out.flush()
+                    }
+                };
+            }
+        }
+        if let Some(text) = self.respond_plain(line) {
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+        }
+        Ok(())
+    }
+
+    fn respond_plain(&mut self, line: Line) -> Option<String> {
         match line {
             Line::Empty => None,
             Line::Error(e) => Some(format_response(e.id.as_deref(), false, &e.kind.to_string())),
@@ -292,10 +449,12 @@ impl Engine {
                 // A panic is a bug; answer it as an error (the panic message
                 // goes to stderr) rather than leave the controller hanging.
                 let result = match find(&req.name) {
-                    Some(spec) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        (spec.handler)(self, &req)
-                    }))
-                    .unwrap_or(Err(CommandError::Internal)),
+                    Some(CommandSpec {
+                        handler: Kind::Plain(h),
+                        ..
+                    }) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| h(self, &req)))
+                        .unwrap_or(Err(CommandError::Internal)),
+                    Some(_) => Err(CommandError::Internal),
                     None => Err(CommandError::UnknownCommand),
                 };
                 let text = match &result {
@@ -345,22 +504,18 @@ impl Engine {
             cleanup,
             stop: Some(&stop),
         };
-        let mut d = self.player.genmove(&req);
-        if let Decision::Play(mv) = d {
-            if let Err(e) = self.game.check(color, mv) {
-                eprintln!(
-                    "kosumi: warning: player {} chose the illegal move {} ({e}); passing",
-                    self.player.name(),
-                    mv.to_gtp(self.game.size())
-                );
-                d = Decision::Play(Move::Pass);
-            }
+        let d = self.player.player().genmove(&req);
+        let d = self.checked(color, d);
+        // The search has its own clean-up mode (it captures every stone its
+        // ownership map calls dead, then passes).
+        if matches!(self.player, EnginePlayer::Search(_)) {
+            return d;
         }
         if cleanup && d != Decision::Play(Move::Pass) && d != Decision::Resign {
             return d;
         }
         if cleanup {
-            let own = self.player.ownership(&self.game);
+            let own = self.player.player().ownership(&self.game);
             let chains = status::classify(self.game.board(), &own);
             if let Some(mv) = status::cleanup_move(&self.game, color, &chains) {
                 self.debug(&format!(
@@ -374,9 +529,132 @@ impl Engine {
         d
     }
 
+    /// `d` if it is legal for `color`, else a pass (with a warning).
+    fn checked(&mut self, color: Color, d: Decision) -> Decision {
+        if let Decision::Play(mv) = d {
+            if let Err(e) = self.game.check(color, mv) {
+                eprintln!(
+                    "kosumi: warning: player {} chose the illegal move {} ({e}); passing",
+                    self.player.player().name(),
+                    mv.to_gtp(self.game.size())
+                );
+                return Decision::Play(Move::Pass);
+            }
+        }
+        d
+    }
+
+    /// Chain statuses from the player's ownership by [`status::classify`].
+    /// With the search, a chain is also dead when the search's dead-stone
+    /// verdict holds for most of its stones: the search's ownership is
+    /// compressed towards 0 (a lone dead stone in a finished 7x7 position
+    /// scores about -0.4, inside its 0.5 threshold), so either verdict
+    /// suffices.
     fn chains(&mut self) -> Vec<status::ChainStatus> {
-        let own = self.player.ownership(&self.game);
-        status::classify(self.game.board(), &own)
+        let own = self.player.player().ownership(&self.game);
+        let mut chains = status::classify(self.game.board(), &own);
+        if let EnginePlayer::Search(m) = &self.player {
+            let dead = m.dead_stones(self.game.board(), &own);
+            for c in &mut chains {
+                let n = c.stones.iter().filter(|p| dead.contains(p)).count();
+                if 2 * n > c.stones.len() {
+                    c.status = Status::Dead;
+                }
+            }
+        }
+        chains
+    }
+
+    /// Marks a streaming command as running: from now on any new input line
+    /// sets the stop flag (the reader thread does it), and a line that
+    /// already arrived sets it at once.
+    fn begin_stream(&mut self) {
+        if let Some((signal, seq)) = &self.input {
+            signal.streaming.store(true, Ordering::SeqCst);
+            if signal.input_after(*seq) {
+                self.stop.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+
+    fn end_stream(&mut self) {
+        if let Some((signal, _)) = &self.input {
+            signal.streaming.store(false, Ordering::SeqCst);
+        }
+    }
+
+    /// With `--ponder`, in a game (after our first move generation, until
+    /// `clear_board`, `boardsize`, `loadsgf` or `kgs-game_over`) and with no
+    /// input waiting: searches the position for the side to move until the
+    /// next input line, so that the next `genmove` reuses the tree (KGS's
+    /// `time_left` after our move does not end the game's pondering, only
+    /// the current think). Returns at once otherwise (and always without
+    /// the I/O loop).
+    pub fn ponder(&mut self) {
+        let due = self.in_game;
+        let moves = self.game.moves();
+        let ended = moves.len() >= 2 && moves[moves.len() - 2..].iter().all(|m| m.mv == Move::Pass);
+        if !self.config.ponder
+            || !due
+            || ended
+            || self.quit
+            || self.input.is_none()
+            || self.input_waiting()
+            || !matches!(self.player, EnginePlayer::Search(_))
+        {
+            return;
+        }
+        self.begin_stream();
+        let stop = self.stop.clone();
+        let color = self.game.to_move();
+        let Engine { game, player, .. } = &mut *self;
+        if let EnginePlayer::Search(m) = player {
+            let limits = Limits {
+                playouts: None,
+                time: None,
+            };
+            let a = m.analyze(
+                game,
+                color,
+                limits,
+                Some(&stop),
+                Duration::from_secs(3600),
+                &mut |_| {},
+            );
+            if self.config.verbose {
+                eprintln!("kosumi: pondered {} playouts", a.playouts);
+            }
+        }
+        self.end_stream();
+    }
+
+    /// Playouts an analysis may run: unbounded under the I/O loop (input
+    /// stops it), else `--playouts` or 1000.
+    fn analysis_limit(&self) -> Option<u64> {
+        if self.input.is_some() {
+            None
+        } else {
+            Some(self.config.playouts.unwrap_or(1000))
+        }
+    }
+
+    /// Playouts of a one-shot analysis (`kosumi-pv`, `kosumi-candidates`).
+    fn short_analysis(&mut self, color: Color) -> Result<Analysis, CommandError> {
+        let limits = Limits {
+            playouts: Some(self.config.playouts.unwrap_or(1000)),
+            time: None,
+        };
+        let stop = self.stop.clone();
+        let Engine { game, player, .. } = self;
+        let m = player.search()?;
+        Ok(m.analyze(
+            game,
+            color,
+            limits,
+            Some(&stop),
+            Duration::from_secs(3600),
+            &mut |_| {},
+        ))
     }
 
     fn vertices(&self, points: &[Point]) -> String {
@@ -849,6 +1127,8 @@ dboard/Ownership/kosumi-ownership
 plist/Dead stones/final_status_list dead
 plist/Seki stones/final_status_list seki
 string/Final score/final_score
+var/Principal variation/kosumi-pv %c
+pspairs/Candidate moves (visits)/kosumi-candidates %c
 string/Superko history/kosumi-superko_history
 string/Rules/kosumi-rules
 none/Rules: chinese/kosumi-rules chinese
@@ -948,7 +1228,7 @@ fn cmd_kosumi_superko_history(e: &mut Engine, r: &Request) -> Result<String, Com
 
 fn cmd_kosumi_ownership(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     no_args(r)?;
-    let own = e.player.ownership(&e.game);
+    let own = e.player.player().ownership(&e.game);
     let n = e.game.size();
     Ok(own
         .chunks(n)
@@ -960,6 +1240,327 @@ fn cmd_kosumi_ownership(e: &mut Engine, r: &Request) -> Result<String, CommandEr
         })
         .collect::<Vec<_>>()
         .join("\n"))
+}
+
+/// A sink that remembers whether anything was written.
+struct Counted<'a> {
+    out: &'a mut dyn Write,
+    wrote: bool,
+}
+
+impl Write for Counted<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.wrote |= !buf.is_empty();
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The analysis output format, as ../shared/CLIENTS.md 2.1 describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Leela Zero: win rate, prior and lcb as integer ten-thousandths.
+    Lz,
+    /// KataGo: the same values as decimals (`0.465612`).
+    Kata,
+}
+
+/// One `info` line of an analysis snapshot: every candidate except the
+/// pass, best first, as `info move D4 visits 836 winrate 4656 prior 839
+/// lcb 4640 order 0 pv D4 Q16`, `pv` last and the PV cut at its first pass;
+/// with `ownership`, KataGo's `ownership` block follows the last candidate
+/// (one value per point, row by row from the top, for the side analysed).
+/// `None` when there is no candidate to show yet.
+pub fn info_line(a: &Analysis, size: usize, dialect: Dialect, ownership: bool) -> Option<String> {
+    let num = |v: f32| match dialect {
+        Dialect::Lz => format!("{}", (v.clamp(0.0, 1.0) * 10000.0).round() as i64),
+        Dialect::Kata => format!("{:.6}", v.clamp(0.0, 1.0)),
+    };
+    let mut pieces = Vec::new();
+    for c in a.candidates.iter().filter(|c| c.mv != Move::Pass) {
+        let pv: Vec<String> =
+            c.pv.iter()
+                .take_while(|m| **m != Move::Pass)
+                .map(|m| m.to_gtp(size))
+                .collect();
+        pieces.push(format!(
+            "info move {} visits {} winrate {} prior {} lcb {} order {} pv {}",
+            c.mv.to_gtp(size),
+            c.visits,
+            num(c.winrate),
+            num(c.prior),
+            num(c.lcb),
+            pieces.len(),
+            pv.join(" ")
+        ));
+    }
+    if pieces.is_empty() {
+        return None;
+    }
+    let mut line = pieces.join(" ");
+    if ownership && a.ownership.len() == size * size {
+        let sign = if a.color == Color::Black { 1.0 } else { -1.0 };
+        line.push_str(" ownership");
+        for v in &a.ownership {
+            line.push_str(&format!(" {:.6}", sign * v));
+        }
+    }
+    Some(line)
+}
+
+/// Arguments of the analysis commands: `[color] [interval] [key value]...`
+/// (keys `interval`, `ownership true|false` for kata-, and KataGo's
+/// `minmoves`/`maxmoves`, accepted and ignored).
+struct AnalyzeArgs {
+    color: Option<Color>,
+    interval: Duration,
+    ownership: bool,
+}
+
+fn parse_interval(s: &str) -> Result<Duration, CommandError> {
+    let cs: u64 = s
+        .parse()
+        .map_err(|_| format!("invalid interval '{}'", clip(s)))?;
+    // Centiseconds; at least 1 cs, so that updates never flood the client.
+    Ok(Duration::from_millis(cs.clamp(1, 360_000) * 10))
+}
+
+fn parse_analyze_args(r: &Request, dialect: Dialect) -> Result<AnalyzeArgs, CommandError> {
+    let mut out = AnalyzeArgs {
+        color: None,
+        interval: Duration::from_secs(1),
+        ownership: false,
+    };
+    let mut args = r.args.iter().peekable();
+    if let Some(a) = args.peek() {
+        if let Ok(c) = a.parse::<Color>() {
+            out.color = Some(c);
+            args.next();
+        }
+    }
+    if let Some(a) = args.peek() {
+        if a.bytes().all(|b| b.is_ascii_digit()) {
+            out.interval = parse_interval(a)?;
+            args.next();
+        }
+    }
+    while let Some(key) = args.next() {
+        let Some(value) = args.next() else {
+            return Err(CommandError::Arguments(format!(
+                "missing value for '{}'",
+                clip(key)
+            )));
+        };
+        match key.as_str() {
+            "interval" => out.interval = parse_interval(value)?,
+            "ownership" if dialect == Dialect::Kata => {
+                out.ownership = match value.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(CommandError::Syntax(format!(
+                            "invalid ownership '{}'",
+                            clip(value)
+                        )))
+                    }
+                }
+            }
+            "minmoves" | "maxmoves" => {
+                parse_count(value)?;
+            }
+            _ => {
+                return Err(CommandError::Syntax(format!(
+                    "unknown analysis option '{}'",
+                    clip(key)
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Writes one update line and flushes; a failed write stops the search.
+fn write_update(
+    out: &mut dyn Write,
+    failed: &mut Option<io::Error>,
+    stop: &AtomicBool,
+    line: Option<String>,
+) {
+    let Some(line) = line else { return };
+    if failed.is_some() {
+        return;
+    }
+    let r = out
+        .write_all(line.as_bytes())
+        .and_then(|_| out.write_all(b"\n"))
+        .and_then(|_| out.flush());
+    if let Err(e) = r {
+        *failed = Some(e);
+        stop.store(true, Ordering::SeqCst);
+    }
+}
+
+/// `lz-analyze [color] [interval]`, `kata-analyze [color] [interval]
+/// [ownership true]`: the `=` line, one `info` line per interval, then
+/// (when any input arrives, or the search ends) the empty line.
+fn stream_analyze(
+    e: &mut Engine,
+    r: &Request,
+    out: &mut dyn Write,
+    dialect: Dialect,
+) -> Result<io::Result<()>, CommandError> {
+    let args = parse_analyze_args(r, dialect)?;
+    e.player.search()?;
+    let color = args.color.unwrap_or(e.game.to_move());
+    let limits = Limits {
+        playouts: e.analysis_limit(),
+        time: None,
+    };
+    let id = r.id.clone().unwrap_or_default();
+    if let Err(err) = out
+        .write_all(format!("={id}\n").as_bytes())
+        .and_then(|_| out.flush())
+    {
+        return Ok(Err(err));
+    }
+    e.begin_stream();
+    let stop = e.stop.clone();
+    let size = e.game.size();
+    let Engine { game, player, .. } = e;
+    let m = player.search()?;
+    let mut failed = None;
+    let last = m.analyze(game, color, limits, Some(&stop), args.interval, &mut |a| {
+        write_update(
+            out,
+            &mut failed,
+            &stop,
+            info_line(a, size, dialect, args.ownership),
+        )
+    });
+    // Ended by itself (a playout limit): show the final state too.
+    if !stop.load(Ordering::SeqCst) {
+        write_update(
+            out,
+            &mut failed,
+            &stop,
+            info_line(&last, size, dialect, args.ownership),
+        );
+    }
+    if let Some(err) = failed {
+        return Ok(Err(err));
+    }
+    Ok(out.write_all(b"\n").and_then(|_| out.flush()))
+}
+
+/// `lz-genmove_analyze color [interval]` (and `kata-`): like `genmove`
+/// (same limits and clock), with `info` lines while the search runs, then
+/// `play <move>` and the empty line; the move is played.
+fn stream_genmove_analyze(
+    e: &mut Engine,
+    r: &Request,
+    out: &mut dyn Write,
+    dialect: Dialect,
+) -> Result<io::Result<()>, CommandError> {
+    let args = parse_analyze_args(r, dialect)?;
+    let Some(color) = args.color else {
+        return Err(CommandError::Arguments(format!(
+            "{} expects a color first",
+            r.name
+        )));
+    };
+    e.player.search()?;
+    let id = r.id.clone().unwrap_or_default();
+    if let Err(err) = out
+        .write_all(format!("={id}\n").as_bytes())
+        .and_then(|_| out.flush())
+    {
+        return Ok(Err(err));
+    }
+    // Not stopped by new input (a queued command waits for the move, as
+    // after `genmove`); `# interrupt` still ends the search early.
+    let stop = e.stop.clone();
+    let size = e.game.size();
+    let mut failed = None;
+    let decision = {
+        let Engine {
+            game,
+            player,
+            clock,
+            ..
+        } = &mut *e;
+        let m = player.search()?;
+        let req = GenmoveRequest {
+            game,
+            color,
+            clock,
+            cleanup: false,
+            stop: Some(&stop),
+        };
+        m.genmove_analyze(&req, args.interval, &mut |a| {
+            write_update(
+                out,
+                &mut failed,
+                &stop,
+                info_line(a, size, dialect, args.ownership),
+            )
+        })
+    };
+    let decision = e.checked(color, decision);
+    let text = match decision {
+        Decision::Resign => "resign".to_string(),
+        Decision::Play(mv) => {
+            e.game.play(color, mv).map_err(|_| CommandError::Internal)?;
+            mv.to_gtp(size)
+        }
+    };
+    if let Some(err) = failed {
+        return Ok(Err(err));
+    }
+    Ok(out
+        .write_all(format!("play {text}\n\n").as_bytes())
+        .and_then(|_| out.flush()))
+}
+
+fn optional_color(e: &Engine, r: &Request) -> Result<Color, CommandError> {
+    match r.args.as_slice() {
+        [] => Ok(e.game.to_move()),
+        [c] => Ok(parse_color(c)?),
+        _ => args_n(r, 1).map(|_| Color::Black),
+    }
+}
+
+/// `kosumi-pv [color]`: the principal variation of a short search, as
+/// colour and move pairs (GoGui's `var`).
+fn cmd_kosumi_pv(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
+    let color = optional_color(e, r)?;
+    let a = e.short_analysis(color)?;
+    let size = e.game.size();
+    let mut c = color;
+    let mut out = Vec::new();
+    if let Some(best) = a.candidates.first() {
+        for m in &best.pv {
+            out.push(format!("{} {}", c.letter(), m.to_gtp(size)));
+            c = c.opponent();
+        }
+    }
+    Ok(out.join(" "))
+}
+
+/// `kosumi-candidates [color]`: the root moves of a short search with
+/// their visits (GoGui's `pspairs`).
+fn cmd_kosumi_candidates(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
+    let color = optional_color(e, r)?;
+    let a = e.short_analysis(color)?;
+    let size = e.game.size();
+    Ok(a.candidates
+        .iter()
+        .filter(|c| c.mv != Move::Pass)
+        .map(|c| format!("{} {}", c.mv.to_gtp(size), c.visits))
+        .collect::<Vec<_>>()
+        .join(" "))
 }
 
 #[cfg(test)]

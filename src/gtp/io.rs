@@ -27,12 +27,18 @@ pub struct InputSignal {
     pub lines_read: AtomicU64,
     /// Sequence number of the latest `# interrupt` line (0: none yet).
     pub last_interrupt: AtomicU64,
+    /// Set while a streaming command (`lz-analyze`) runs: then any new line
+    /// sets the engine's stop flag.
+    pub streaming: AtomicBool,
+    /// Set at the end of input (or a read error): a streaming command stops
+    /// then too, so that the engine can exit.
+    pub eof: AtomicBool,
 }
 
 impl InputSignal {
-    /// Whether any line arrived after line `seq`.
+    /// Whether any line arrived after line `seq`, or the input ended.
     pub fn input_after(&self, seq: u64) -> bool {
-        self.lines_read.load(Ordering::SeqCst) > seq
+        self.lines_read.load(Ordering::SeqCst) > seq || self.eof.load(Ordering::SeqCst)
     }
 }
 
@@ -103,6 +109,9 @@ where
                     Ok(Some((bytes, too_long))) => {
                         seq += 1;
                         reader_signal.lines_read.store(seq, Ordering::SeqCst);
+                        if reader_signal.streaming.load(Ordering::SeqCst) {
+                            reader_stop.store(true, Ordering::SeqCst);
+                        }
                         if !too_long && line::is_interrupt(&bytes) {
                             reader_signal.last_interrupt.store(seq, Ordering::SeqCst);
                             reader_stop.store(true, Ordering::SeqCst);
@@ -126,6 +135,10 @@ where
                     }
                 }
             }
+            reader_signal.eof.store(true, Ordering::SeqCst);
+            if reader_signal.streaming.load(Ordering::SeqCst) {
+                reader_stop.store(true, Ordering::SeqCst);
+            }
         })?;
     for raw in rx {
         // An interrupt read after this line (and so meant for it) stops it
@@ -142,13 +155,11 @@ where
         } else {
             line::parse(&raw.bytes)
         };
-        if let Some(text) = engine.respond(parsed) {
-            output.write_all(text.as_bytes())?;
-            output.flush()?;
-        }
+        engine.respond_to(parsed, &mut output)?;
         if engine.quit_requested() {
             break;
         }
+        engine.ponder();
     }
     Ok(())
 }

@@ -9,10 +9,17 @@
 //!   for `final_status_list`, `final_score` and `kgs-genmove_cleanup`.
 //! - [`io`]: the thin loop on stdin/stdout, with a reader thread so that a
 //!   running command can be interrupted.
+//!
+//! Most commands return their whole response as a string. The analysis
+//! commands (`lz-analyze`, `kata-analyze`, `lz-genmove_analyze`,
+//! `kata-genmove_analyze`) stream instead: [`Engine::respond_to`] hands
+//! them the output sink, and while one runs the reader thread sets the
+//! engine's stop flag as soon as any new line (or the end of input)
+//! arrives.
 
 pub mod engine;
 pub mod io;
 pub mod line;
 pub mod status;
 
-pub use engine::{Config, Engine};
+pub use engine::{Config, Dialect, Engine, EnginePlayer};

@@ -486,6 +486,71 @@ impl MctsPlayer {
             .map_or(Move::Pass, |c| c.mv)
     }
 
+    /// [`Player::genmove`] with live analysis: `on_update` gets a snapshot
+    /// about every `interval` while the search runs (GTP's
+    /// `lz-genmove_analyze`).
+    pub fn genmove_analyze(
+        &mut self,
+        req: &GenmoveRequest<'_>,
+        interval: Duration,
+        on_update: &mut dyn FnMut(&Analysis),
+    ) -> Decision {
+        self.decide(req, interval, Some(on_update))
+    }
+
+    fn decide(
+        &mut self,
+        req: &GenmoveRequest<'_>,
+        interval: Duration,
+        on_update: Option<&mut dyn FnMut(&Analysis)>,
+    ) -> Decision {
+        let game = req.game;
+        let color = req.color;
+        let limits = self.limits_for(req);
+        let a = self.search(
+            game,
+            color,
+            limits,
+            req.stop,
+            !req.cleanup,
+            interval,
+            on_update,
+        );
+        if req.cleanup {
+            return Decision::Play(self.cleanup_move(game, color, &a));
+        }
+        let Some(best) = a.candidates.first() else {
+            return Decision::Play(Move::Pass);
+        };
+        // Resignation.
+        if !self.cfg.no_resign && self.cfg.resign_threshold > 0.0 {
+            if (best.winrate as f64) < self.cfg.resign_threshold {
+                self.low_streak += 1;
+            } else {
+                self.low_streak = 0;
+            }
+            if self.low_streak >= self.cfg.resign_moves
+                && a.score_lead < -self.cfg.resign_close_margin
+            {
+                return Decision::Resign;
+            }
+        }
+        let opponent_passed = game
+            .moves()
+            .last()
+            .is_some_and(|m| m.mv == Move::Pass && m.color != color);
+        let pass_wins = self.passing_wins(game, color, &a.ownership);
+        if opponent_passed && pass_wins {
+            return Decision::Play(Move::Pass);
+        }
+        if best.mv == Move::Pass && !pass_wins {
+            if let Some(c) = a.candidates.iter().find(|c| c.mv != Move::Pass) {
+                return Decision::Play(c.mv);
+            }
+        }
+        Decision::Play(best.mv)
+    }
+
     fn limits_for(&self, req: &GenmoveRequest<'_>) -> Limits {
         let size = req.game.size();
         let empty = req.game.board().empty_count();
@@ -586,51 +651,7 @@ impl Player for MctsPlayer {
     }
 
     fn genmove(&mut self, req: &GenmoveRequest<'_>) -> Decision {
-        let game = req.game;
-        let color = req.color;
-        let limits = self.limits_for(req);
-        let a = self.search(
-            game,
-            color,
-            limits,
-            req.stop,
-            !req.cleanup,
-            Duration::from_millis(100),
-            None,
-        );
-        if req.cleanup {
-            return Decision::Play(self.cleanup_move(game, color, &a));
-        }
-        let Some(best) = a.candidates.first() else {
-            return Decision::Play(Move::Pass);
-        };
-        // Resignation.
-        if !self.cfg.no_resign && self.cfg.resign_threshold > 0.0 {
-            if (best.winrate as f64) < self.cfg.resign_threshold {
-                self.low_streak += 1;
-            } else {
-                self.low_streak = 0;
-            }
-            if self.low_streak >= self.cfg.resign_moves
-                && a.score_lead < -self.cfg.resign_close_margin
-            {
-                return Decision::Resign;
-            }
-        }
-        let opponent_passed = game
-            .moves()
-            .last()
-            .is_some_and(|m| m.mv == Move::Pass && m.color != color);
-        let pass_wins = self.passing_wins(game, color, &a.ownership);
-        if opponent_passed && pass_wins {
-            return Decision::Play(Move::Pass);
-        }
-        if best.mv == Move::Pass && !pass_wins {
-            if let Some(c) = a.candidates.iter().find(|c| c.mv != Move::Pass) {
-                return Decision::Play(c.mv);
-            }
-        }
-        Decision::Play(best.mv)
+        self.decide(req, Duration::from_millis(100), None)
     }
 
     fn ownership(&mut self, game: &Game) -> Vec<f32> {

@@ -1,5 +1,5 @@
 //! Interop with GNU Go through GTP: a short 9x9 game between `kosumi`
-//! (random player, Black) and `gnugo --mode gtp --level 1` (White), each
+//! (the search with 200 playouts a move, Black) and `gnugo --mode gtp --level 1` (White), each
 //! engine told the other's moves with `play`. Every command must be
 //! answered with success, and at the end both engines must hold the same
 //! stones and the same capture counts.
@@ -26,7 +26,20 @@ fn stones(c: &mut Controller, color: &str) -> Vec<Move> {
 
 fn play_one_game(seed: u64, max_plies: usize) -> usize {
     let seed = seed.to_string();
-    let mut k = Controller::start(KOSUMI, &["--seed", &seed, "--rules", "chinese"]);
+    // The search player with a small playout limit, so that CI stays fast.
+    let mut k = Controller::start(
+        KOSUMI,
+        &[
+            "--seed",
+            &seed,
+            "--rules",
+            "chinese",
+            "--threads",
+            "1",
+            "--playouts",
+            "200",
+        ],
+    );
     // Positional superko on both sides, suicide forbidden (GNU Go's default).
     let mut g = Controller::start(
         GNUGO,

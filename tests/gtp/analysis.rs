@@ -1,0 +1,451 @@
+//! Live analysis for Sabaki: the `info` line format read back with a
+//! Sabaki-style parser, the engine in process with a playout limit
+//! (deterministic), and the built binary interrupted by the next command
+//! as Sabaki does it (`protocol_version` after `lz-analyze`).
+
+use kosumi::color::Color;
+use kosumi::gtp::engine::info_line;
+use kosumi::gtp::{Config, Dialect, Engine};
+use kosumi::mcts::{Analysis, CandidateInfo, MctsPlayer, SearchConfig};
+use kosumi::point::{parse_gtp_move, Move};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_kosumi");
+
+/// One variation as Sabaki reads it.
+#[derive(Debug, PartialEq)]
+struct Variation {
+    pairs: Vec<(String, String)>,
+    pv: Vec<String>,
+}
+
+fn is_vertex(t: &str) -> bool {
+    t == "pass" || {
+        let mut c = t.chars();
+        c.next().is_some_and(|x| x.is_ascii_alphabetic())
+            && !c.as_str().is_empty()
+            && c.as_str().bytes().all(|b| b.is_ascii_digit())
+    }
+}
+
+/// Sabaki's algorithm (CLIENTS.md 2.1): split on `info`, the PV is the
+/// longest suffix of vertices (cut at a pass), the tokens before it minus
+/// the `pv` keyword are key/value pairs; a piece without PV is dropped.
+fn sabaki_parse(line: &str) -> Vec<Variation> {
+    let mut out = Vec::new();
+    for piece in line.split("info ").skip(1) {
+        let toks: Vec<&str> = piece.split_whitespace().collect();
+        let mut start = toks.len();
+        while start > 0 && is_vertex(toks[start - 1]) {
+            start -= 1;
+        }
+        if start == toks.len() || start == 0 {
+            continue;
+        }
+        let pv: Vec<String> = toks[start..]
+            .iter()
+            .take_while(|t| **t != "pass")
+            .map(|t| t.to_string())
+            .collect();
+        let keys = &toks[..start - 1];
+        assert_eq!(toks[start - 1], "pv", "pv is not the last key: {piece}");
+        assert_eq!(keys.len() % 2, 0, "odd key/value tokens: {piece}");
+        let pairs = keys
+            .chunks(2)
+            .map(|kv| (kv[0].to_string(), kv[1].to_string()))
+            .collect();
+        out.push(Variation { pairs, pv });
+    }
+    out
+}
+
+fn get<'a>(v: &'a Variation, key: &str) -> &'a str {
+    &v.pairs.iter().find(|(k, _)| k == key).unwrap().1
+}
+
+fn mv(s: &str) -> Move {
+    parse_gtp_move(s, 19).unwrap()
+}
+
+fn sample() -> Analysis {
+    let cand = |m: &str, visits, winrate, prior, lcb, order, pv: &[&str]| CandidateInfo {
+        mv: mv(m),
+        visits,
+        winrate,
+        prior,
+        lcb,
+        order,
+        pv: pv.iter().map(|s| mv(s)).collect(),
+    };
+    Analysis {
+        color: Color::White,
+        visits: 1000,
+        playouts: 1000,
+        winrate: 0.4656,
+        score_lead: -1.0,
+        candidates: vec![
+            cand(
+                "D4",
+                836,
+                0.465612,
+                0.0839,
+                0.464,
+                0,
+                &["D4", "Q16", "pass", "C3"],
+            ),
+            cand("pass", 100, 0.3, 0.01, 0.25, 1, &["pass"]),
+            cand("Q16", 60, 0.41, 0.2, 0.3, 2, &["Q16"]),
+        ],
+        ownership: (0..361)
+            .map(|i| if i < 180 { 0.5 } else { -0.25 })
+            .collect(),
+    }
+}
+
+#[test]
+fn lz_line_reads_back_as_sabaki_reads_it() {
+    let line = info_line(&sample(), 19, Dialect::Lz, false).unwrap();
+    assert_eq!(
+        line,
+        "info move D4 visits 836 winrate 4656 prior 839 lcb 4640 order 0 pv D4 Q16 \
+         info move Q16 visits 60 winrate 4100 prior 2000 lcb 3000 order 1 pv Q16"
+    );
+    let vars = sabaki_parse(&line);
+    assert_eq!(vars.len(), 2, "the pass candidate is not shown");
+    assert_eq!(get(&vars[0], "move"), "D4");
+    assert_eq!(get(&vars[0], "visits"), "836");
+    assert_eq!(vars[0].pv, ["D4", "Q16"], "PV cut at the pass");
+    assert_eq!(get(&vars[1], "order"), "1");
+}
+
+#[test]
+fn kata_line_has_decimals_and_an_ownership_block() {
+    let line = info_line(&sample(), 19, Dialect::Kata, true).unwrap();
+    let (info, own) = line.split_once(" ownership ").unwrap();
+    let vars = sabaki_parse(info);
+    assert_eq!(get(&vars[0], "winrate"), "0.465612");
+    assert_eq!(get(&vars[1], "prior"), "0.200000");
+    let values: Vec<f32> = own.split(' ').map(|v| v.parse().unwrap()).collect();
+    assert_eq!(values.len(), 361);
+    // For White, the side analysed: Black's half is negative.
+    assert_eq!(values[0], -0.5);
+    assert_eq!(values[360], 0.25);
+    let mut empty = sample();
+    empty.candidates.retain(|c| c.mv == Move::Pass);
+    assert_eq!(info_line(&empty, 19, Dialect::Kata, true), None);
+}
+
+fn search_engine(playouts: u64) -> Engine {
+    let cfg = SearchConfig {
+        threads: 1,
+        seed: 7,
+        max_playouts: Some(playouts),
+        ..SearchConfig::default()
+    };
+    Engine::with_search(
+        Config {
+            size: 9,
+            playouts: Some(playouts),
+            ..Config::default()
+        },
+        MctsPlayer::new(cfg),
+    )
+}
+
+#[test]
+fn analysis_in_process_is_deterministic_and_well_framed() {
+    let run = || {
+        let mut e = search_engine(300);
+        e.execute(b"play b e5").unwrap();
+        // A huge interval: only the final line (the playout limit ends it).
+        e.execute(b"3 lz-analyze w 360000").unwrap()
+    };
+    let a = run();
+    assert_eq!(a, run(), "same seed, same analysis");
+    assert!(a.starts_with("=3\ninfo move "), "{a}");
+    assert!(a.ends_with("\n\n") && !a[..a.len() - 2].contains("\n\n"));
+    let lines: Vec<&str> = a.trim_end().lines().collect();
+    assert_eq!(lines.len(), 2);
+    let vars = sabaki_parse(lines[1]);
+    assert!(!vars.is_empty());
+    let total: u32 = vars
+        .iter()
+        .map(|v| get(v, "visits").parse::<u32>().unwrap())
+        .sum();
+    assert!(total > 0 && total <= 300, "visits {total}");
+    let mut e = search_engine(200);
+    let k = e.execute(b"kata-analyze b 360000 ownership true").unwrap();
+    let own = k.trim_end().split(" ownership ").nth(1).unwrap();
+    assert_eq!(own.split(' ').count(), 81);
+    assert!(e
+        .execute(b"kata-analyze b 50 ownership maybe")
+        .unwrap()
+        .starts_with("? "));
+    assert!(e
+        .execute(b"lz-analyze b 50 foo 1")
+        .unwrap()
+        .starts_with("? "));
+    // genmove_analyze ends with the move, and plays it.
+    let g = e.execute(b"lz-genmove_analyze b 360000").unwrap();
+    let last = g.trim_end().lines().last().unwrap();
+    let v = last.strip_prefix("play ").unwrap();
+    let m = parse_gtp_move(v, 9).unwrap();
+    assert!(g.ends_with("\n\n"));
+    assert_eq!(e.game().moves().last().map(|p| p.mv), Some(m));
+    assert_eq!(e.game().moves().len(), 1);
+}
+
+struct Proc {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Proc {
+    fn start(args: &[&str]) -> Proc {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(stdout).lines() {
+                let Ok(l) = l else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Proc {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, s: &str) {
+        self.stdin.write_all(s.as_bytes()).unwrap();
+        self.stdin.write_all(b"\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn line(&mut self) -> String {
+        self.lines
+            .recv_timeout(Duration::from_secs(60))
+            .expect("no output from the engine")
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        assert_eq!(self.line(), "= ");
+        assert_eq!(self.child.wait().unwrap().code(), Some(0));
+    }
+}
+
+/// Sends `cmd`, waits for an info line, interrupts with
+/// `protocol_version`; returns the info line seen.
+fn analyze_then_interrupt(p: &mut Proc, cmd: &str) -> String {
+    p.send(cmd);
+    assert_eq!(p.line(), "=");
+    let info = p.line();
+    assert!(info.starts_with("info move "), "{info}");
+    p.send("protocol_version");
+    // More updates may come before the stop; then the empty line.
+    loop {
+        let l = p.line();
+        if l.is_empty() {
+            break;
+        }
+        assert!(l.starts_with("info move "), "{l}");
+    }
+    assert_eq!(p.line(), "= 2");
+    assert_eq!(p.line(), "");
+    info
+}
+
+#[test]
+fn the_next_command_stops_analysis_at_the_built_binary() {
+    let mut p = Proc::start(&["--threads", "1", "--seed", "3", "--size", "9"]);
+    p.send("play b e5");
+    assert_eq!(p.line(), "= ");
+    assert_eq!(p.line(), "");
+    let info = analyze_then_interrupt(&mut p, "lz-analyze W 10");
+    assert!(!sabaki_parse(&info).is_empty());
+    let info = analyze_then_interrupt(&mut p, "kata-analyze B 10 ownership true");
+    let own = info.split(" ownership ").nth(1).unwrap();
+    assert_eq!(own.split(' ').count(), 81);
+    // Pipelined behind the analysis: both answered, in order.
+    p.send("lz-analyze B 10\nname\nprotocol_version");
+    assert_eq!(p.line(), "=");
+    loop {
+        if p.line().is_empty() {
+            break;
+        }
+    }
+    assert_eq!(p.line(), "= Kosumi");
+    assert_eq!(p.line(), "");
+    assert_eq!(p.line(), "= 2");
+    assert_eq!(p.line(), "");
+    p.quit();
+}
+
+#[test]
+fn genmove_analyze_at_the_built_binary_ends_with_a_legal_play() {
+    let mut p = Proc::start(&[
+        "--threads",
+        "1",
+        "--seed",
+        "5",
+        "--size",
+        "9",
+        "--playouts",
+        "400",
+    ]);
+    p.send("play b e5");
+    assert_eq!(p.line(), "= ");
+    assert_eq!(p.line(), "");
+    p.send("lz-genmove_analyze w 5");
+    assert_eq!(p.line(), "=");
+    let mut last = String::new();
+    loop {
+        let l = p.line();
+        if l.is_empty() {
+            break;
+        }
+        last = l;
+    }
+    let v = last
+        .strip_prefix("play ")
+        .expect("ends with play")
+        .to_string();
+    let m = parse_gtp_move(&v, 9).unwrap();
+    assert!(matches!(m, Move::Play(_)), "{v}");
+    p.send("list_stones w");
+    assert_eq!(p.line(), format!("= {v}"));
+    assert_eq!(p.line(), "");
+    p.quit();
+}
+
+#[test]
+fn pondering_stops_at_the_next_command() {
+    let mut p = Proc::start(&[
+        "--threads",
+        "1",
+        "--seed",
+        "2",
+        "--size",
+        "9",
+        "--playouts",
+        "200",
+        "--ponder",
+    ]);
+    p.send("genmove b");
+    let first = p.line();
+    let v = first
+        .strip_prefix("= ")
+        .expect("genmove answered")
+        .to_string();
+    assert_eq!(p.line(), "");
+    // The engine now thinks on White's time until this line arrives.
+    std::thread::sleep(Duration::from_millis(200));
+    let reply = if v.eq_ignore_ascii_case("E5") {
+        "d4"
+    } else {
+        "e5"
+    };
+    p.send(&format!("play w {reply}"));
+    assert_eq!(p.line(), "= ");
+    assert_eq!(p.line(), "");
+    p.send("genmove b\nprotocol_version");
+    let second = p.line();
+    let m = parse_gtp_move(second.strip_prefix("= ").unwrap(), 9).unwrap();
+    assert!(matches!(m, Move::Play(_)), "{second}");
+    assert_eq!(p.line(), "");
+    assert_eq!(p.line(), "= 2");
+    assert_eq!(p.line(), "");
+    p.quit();
+}
+
+#[test]
+fn queued_lines_stop_analysis_and_are_answered_in_order() {
+    let mut e = search_engine(100_000);
+    let input =
+        b"kata-analyze b 1 ownership true\n2 name\nlz-analyze w 1\nprotocol_version\n".to_vec();
+    let mut out = Vec::new();
+    kosumi::gtp::io::run(&mut e, std::io::Cursor::new(input), &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    // Each analysis: the `=` line, maybe updates, then the empty line.
+    let parts: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(parts.len(), 5, "{out}");
+    assert!(parts[0].starts_with('='));
+    assert_eq!(parts[1], "=2 Kosumi");
+    assert!(parts[2].starts_with('='));
+    assert_eq!(parts[3], "= 2");
+    assert_eq!(parts[4], "");
+    for p in [parts[0], parts[2]] {
+        for l in p.lines().skip(1) {
+            assert!(l.starts_with("info move "), "{l}");
+        }
+    }
+}
+
+#[test]
+fn end_of_input_stops_analysis_and_exits_0() {
+    let mut p = Proc::start(&["--threads", "1", "--size", "9", "--ponder"]);
+    p.send("genmove b\nlz-analyze w 10");
+    let Proc {
+        mut child,
+        stdin,
+        lines,
+    } = p;
+    drop(stdin);
+    let mut all = Vec::new();
+    while let Ok(l) = lines.recv_timeout(Duration::from_secs(60)) {
+        all.push(l);
+    }
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    assert!(all[0].starts_with("= "), "{all:?}");
+    assert_eq!(all[1], "");
+    assert_eq!(all[2], "=");
+    assert_eq!(all.last().map(String::as_str), Some(""), "{all:?}");
+}
+
+#[test]
+fn gogui_pv_and_candidates_come_from_a_short_search() {
+    let mut e = search_engine(300);
+    e.execute(b"play b e5").unwrap();
+    let pv = e.execute(b"kosumi-pv w").unwrap();
+    let toks: Vec<&str> = pv.trim_end().trim_start_matches("= ").split(' ').collect();
+    assert!(toks.len() >= 2 && toks.len().is_multiple_of(2), "{pv}");
+    for (i, pair) in toks.chunks(2).enumerate() {
+        assert_eq!(pair[0], if i % 2 == 0 { "W" } else { "B" }, "{pv}");
+        parse_gtp_move(pair[1], 9).unwrap();
+    }
+    // The first move of the PV is a legal move for White here.
+    let first = parse_gtp_move(toks[1], 9).unwrap();
+    assert!(e.game().is_legal(Color::White, first), "{pv}");
+    let c = e.execute(b"kosumi-candidates w").unwrap();
+    let toks: Vec<&str> = c.trim_end().trim_start_matches("= ").split(' ').collect();
+    assert!(toks.len().is_multiple_of(2), "{c}");
+    let mut total = 0;
+    for pair in toks.chunks(2) {
+        assert!(
+            matches!(parse_gtp_move(pair[0], 9), Ok(Move::Play(_))),
+            "{c}"
+        );
+        total += pair[1].parse::<u32>().unwrap();
+    }
+    // Two searches of 300 playouts on the same position: the second reuses
+    // the first one's tree.
+    assert!(total > 300 && total <= 600, "{c}");
+    let random = Engine::with_random_player(Config::default()).execute(b"kosumi-pv");
+    assert!(random.unwrap().starts_with("? "));
+}
