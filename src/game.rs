@@ -485,51 +485,20 @@ pub fn fixed_handicap_points(size: usize, n: usize) -> Option<Vec<Point>> {
     let right = p(hi, mid);
     let top = p(mid, lo);
     let bottom = p(mid, hi);
-    let pts = match n {
-        2 => vec![lower_left, upper_right],
-        3 => vec![lower_left, upper_right, upper_left],
-        4 => vec![lower_left, upper_right, upper_left, lower_right],
-        5 => vec![lower_left, upper_right, upper_left, lower_right, center],
-        6 => vec![
-            lower_left,
-            upper_right,
-            upper_left,
-            lower_right,
-            left,
-            right,
-        ],
-        7 => vec![
-            lower_left,
-            upper_right,
-            upper_left,
-            lower_right,
-            left,
-            right,
-            center,
-        ],
-        8 => vec![
-            lower_left,
-            upper_right,
-            upper_left,
-            lower_right,
-            left,
-            right,
-            bottom,
-            top,
-        ],
-        9 => vec![
-            lower_left,
-            upper_right,
-            upper_left,
-            lower_right,
-            left,
-            right,
-            bottom,
-            top,
-            center,
-        ],
+    // The spec's order: the corners, then the sides, the centre last on odd
+    // counts.
+    let corners = [lower_left, upper_right, upper_left, lower_right];
+    let extra: &[Point] = match n {
+        2..=4 => &[],
+        5 => &[center],
+        6 => &[left, right],
+        7 => &[left, right, center],
+        8 => &[left, right, bottom, top],
+        9 => &[left, right, bottom, top, center],
         _ => return None,
     };
+    let mut pts: Vec<Point> = corners[..n.min(4)].to_vec();
+    pts.extend_from_slice(extra);
     Some(pts)
 }
 
@@ -559,6 +528,21 @@ mod tests {
             gtp(&fixed_handicap_points(7, 4).unwrap(), 7),
             ["C3", "E5", "C5", "E3"]
         );
+        let nine: Vec<String> = gtp(&fixed_handicap_points(19, 9).unwrap(), 19);
+        for (n, extra) in [
+            (5, vec!["K10"]),
+            (6, vec!["D10", "Q10"]),
+            (7, vec!["D10", "Q10", "K10"]),
+            (8, vec!["D10", "Q10", "K4", "K16"]),
+        ] {
+            let mut want: Vec<String> = nine[..4].to_vec();
+            want.extend(extra.iter().map(|s| s.to_string()));
+            assert_eq!(
+                gtp(&fixed_handicap_points(19, n).unwrap(), 19),
+                want,
+                "{n} stones"
+            );
+        }
         assert!(fixed_handicap_points(7, 5).is_none());
         assert!(fixed_handicap_points(10, 5).is_none());
         assert!(fixed_handicap_points(6, 2).is_none());
