@@ -304,7 +304,7 @@ pub(crate) fn choose_move<R: Rng>(
     while k > 0 {
         let i = below(rng, k);
         let p = Point::from_index(b.empty_points()[i] as usize);
-        if !b.is_eye(c, p) && playable(b, c, p) {
+        if b.is_playout_candidate(c, p) {
             if cfg.uniform_playouts {
                 return Some(p);
             }

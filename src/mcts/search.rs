@@ -66,7 +66,6 @@ pub(crate) struct Search<'a> {
     pub allow_root_pass: bool,
     pub limits: Limits,
     pub stop: Option<&'a AtomicBool>,
-    board: Board,
     history: FxHashSet<u64>,
     last: Option<Point>,
     last2: Option<Point>,
@@ -125,7 +124,6 @@ impl<'a> Search<'a> {
             allow_root_pass,
             limits,
             stop,
-            board: game.board().clone(),
             history,
             last: pt(1),
             last2: pt(2),
@@ -238,6 +236,8 @@ impl<'a> Search<'a> {
         let elapsed = self.start.elapsed().as_secs_f64();
         let done = self.playouts.load(Relaxed) as f64;
         let mut remaining = f64::INFINITY;
+        // The root's two best visit counts, read at most once per check.
+        let mut top: Option<(u32, u32, bool)> = None;
         if let Some(t) = self.limits.time {
             if elapsed >= t.max {
                 return true;
@@ -245,7 +245,7 @@ impl<'a> Search<'a> {
             if !full || done < self.cfg.min_playouts as f64 {
                 return false;
             }
-            let (_, _, clear) = self.top_two();
+            let (_, _, clear) = *top.get_or_insert_with(|| self.top_two());
             let deadline = if clear { t.target } else { t.max };
             if elapsed >= deadline {
                 return true;
@@ -263,7 +263,7 @@ impl<'a> Search<'a> {
         {
             return false;
         }
-        let (v1, v2, _) = self.top_two();
+        let (v1, v2, _) = *top.get_or_insert_with(|| self.top_two());
         v1 > 0 && (v1 - v2) as f64 > remaining
     }
 
@@ -278,7 +278,7 @@ impl<'a> Search<'a> {
     /// One descent, playout and backup.
     fn iterate(&self, w: &mut Worker, id: usize) {
         let tree = self.tree;
-        let mut b = self.board.clone();
+        let mut b = self.game.board().clone();
         let mut c = self.color;
         let ko = self.game.rules().ko;
         w.path.clear();
@@ -428,10 +428,10 @@ impl<'a> Search<'a> {
     ) -> bool {
         let rules = self.game.rules();
         let mut moves: Vec<(u16, f32, f32)> = Vec::with_capacity(b.empty_count() + 1);
-        let mut empties: Vec<u16> = b.empty_points().to_vec();
-        empties.sort_unstable();
-        for e in empties {
-            let p = Point::from_index(e as usize);
+        // Empty points in index order (`points()` runs row by row), so the
+        // children's order does not depend on the empty list's shuffling.
+        for p in b.points().filter(|&p| b.is_empty(p)) {
+            let e = p.index() as u16;
             if b.is_eye(c, p) {
                 continue;
             }
@@ -439,11 +439,10 @@ impl<'a> Search<'a> {
                 self.game.check(c, Move::Play(p)).is_ok()
             } else {
                 b.check(c, p, rules.suicide).is_ok()
-                    && !{
+                    && !(rules.ko != KoRule::Simple && {
                         let k = key(rules.ko, b.hash_after(c, p), c.opponent());
-                        rules.ko != KoRule::Simple
-                            && (self.history.contains(&k) || path_keys.contains(&k))
-                    }
+                        self.history.contains(&k) || path_keys.contains(&k)
+                    })
             };
             if !legal {
                 continue;
