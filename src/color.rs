@@ -67,6 +67,12 @@ impl fmt::Display for ColorParseError {
 
 impl std::error::Error for ColorParseError {}
 
+/// At most 40 characters of outside text, for quoting it in an error
+/// message without echoing a whole hostile line.
+pub(crate) fn clip(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
 impl FromStr for Color {
     type Err = ColorParseError;
 
@@ -77,7 +83,7 @@ impl FromStr for Color {
         } else if s.eq_ignore_ascii_case("w") || s.eq_ignore_ascii_case("white") {
             Ok(Color::White)
         } else {
-            Err(ColorParseError(s.chars().take(40).collect()))
+            Err(ColorParseError(clip(s)))
         }
     }
 }

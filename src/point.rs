@@ -8,6 +8,7 @@
 //! indices. A [`Point`] therefore means the same intersection on every board
 //! size; only its validity depends on the size.
 
+use crate::color::clip;
 use std::fmt;
 
 /// The smallest board size supported.
@@ -163,10 +164,6 @@ impl fmt::Display for VertexError {
 }
 
 impl std::error::Error for VertexError {}
-
-fn clip(s: &str) -> String {
-    s.chars().take(40).collect()
-}
 
 /// Reads a GTP vertex (`D4`, `d4`, `pass`; no column I) for a board of
 /// `size`.

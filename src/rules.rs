@@ -5,6 +5,7 @@
 //! always area scoring ([`crate::score`]); the Japanese preset differs only
 //! in its ko rule, as on KGS with engines.
 
+use crate::color::clip;
 use std::fmt;
 use std::str::FromStr;
 
@@ -72,10 +73,6 @@ impl fmt::Display for RulesError {
 }
 
 impl std::error::Error for RulesError {}
-
-fn clip(s: &str) -> String {
-    s.chars().take(40).collect()
-}
 
 impl Rules {
     /// Positional superko, no suicide.

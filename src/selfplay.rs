@@ -22,6 +22,7 @@ use crate::arena::{
     make_player, mix_seed, play_game, record_to_sgf, write_atomic, Ending, GameConfig, GameRecord,
     LocalContestant, PlayerSpec,
 };
+use crate::color::clip;
 use crate::color::Color;
 use crate::score::GameResult;
 use crate::stats::{json_f64, json_str, Tally};
@@ -246,10 +247,6 @@ impl GameLine {
             file: f[7].to_string(),
         })
     }
-}
-
-fn clip(s: &str) -> String {
-    s.chars().take(40).collect()
 }
 
 /// A self-play run in numbers.
@@ -563,7 +560,7 @@ pub fn summarize(dirs: &[PathBuf]) -> Result<Summarized, SelfplayError> {
     let mut torn = 0;
     for f in &files {
         let text = std::fs::read_to_string(f).map_err(|e| SelfplayError::Io(f.clone(), e))?;
-        let mut file_settings = None;
+        let mut have_settings = false;
         let complete = text.ends_with('\n');
         let lines: Vec<&str> = text.lines().collect();
         for (i, line) in lines.iter().enumerate() {
@@ -580,10 +577,10 @@ pub fn summarize(dirs: &[PathBuf]) -> Result<Summarized, SelfplayError> {
                     }
                     Some(_) => {}
                 }
-                file_settings = Some(());
+                have_settings = true;
                 continue;
             }
-            if file_settings.is_none() && !line.starts_with('#') {
+            if !have_settings && !line.starts_with('#') {
                 return Err(SelfplayError::Parse(
                     f.clone(),
                     lineno,
@@ -616,7 +613,7 @@ pub fn summarize(dirs: &[PathBuf]) -> Result<Summarized, SelfplayError> {
                 }
             }
         }
-        if file_settings.is_none() {
+        if !have_settings {
             return Err(SelfplayError::Parse(
                 f.clone(),
                 1,

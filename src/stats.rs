@@ -77,7 +77,7 @@ impl Tally {
         true
     }
 
-    /// `"12/20 = 60.0% (95% CI 38.7-78.1%)"`, or `"0 games"`.
+    /// `"12/20 = 60.0% (95% CI 38.7-78.1%)"`, or `"no decided games"`.
     pub fn describe(&self) -> String {
         match self.rate() {
             None => "no decided games".to_string(),

@@ -1,6 +1,6 @@
 //! Matches against real GTP engines: GNU Go (when installed; required when
-//! `KOSUMI_REQUIRE_GNUGO=1`, as in `.ci/run`) and Kosumi itself over GTP
-//! (once `kosumi gtp` exists). All games finish, the summary counts add up,
+//! `KOSUMI_REQUIRE_GNUGO=1`, as in `.ci/run`) and Kosumi itself over GTP.
+//! All games finish, the summary counts add up,
 //! and the records replay to their results.
 
 mod selfplay_support;
@@ -129,27 +129,8 @@ fn match_against_gnugo_with_a_referee() {
 #[test]
 fn match_against_kosumi_over_gtp() {
     let exe = env!("CARGO_BIN_EXE_kosumi");
-    // `kosumi gtp` is written on another branch; skip until it answers.
-    let probe = Command::new(exe)
-        .arg("gtp")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin.take().unwrap().write_all(b"name\nquit\n")?;
-            c.wait_with_output()
-        });
-    match probe {
-        Ok(o) if String::from_utf8_lossy(&o.stdout).starts_with('=') => {}
-        _ => {
-            eprintln!("skipping: `kosumi gtp` does not answer yet");
-            return;
-        }
-    }
     let d = scratch("match-kosumi");
-    run_match(
+    let json = run_match(
         &d,
         4,
         &[
@@ -159,4 +140,9 @@ fn match_against_kosumi_over_gtp() {
             "random",
         ],
     );
+    // A broken `kosumi gtp` would lose every game by forfeit and still add
+    // up; real games end by passes, resignation or the move cap.
+    for fault in ["illegal", "crash", "timeout", "refused"] {
+        assert!(!json.contains(&format!("\"{fault}")), "{json}");
+    }
 }

@@ -208,7 +208,7 @@ fn invalid_files_give_the_expected_error() {
 
 #[test]
 fn go_properties() {
-    // Fox x100 komi, Japanese rules, result.
+    // Fox x100 komi, Chinese rules, result.
     let c = sgf::read_file(&fx("format-edge/real-world-quirks/fox-KM-375.sgf"), LENIENT).unwrap();
     let r = sgf::replay(&c.trees[0], &ReplayOptions::default()).unwrap();
     assert_eq!(r.komi, Some(3.75));

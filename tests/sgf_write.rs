@@ -3,7 +3,7 @@
 //!
 //! With `KOSUMI_SABAKI_DIR=DIR`, `export_for_sabaki` also writes each
 //! record and a JSON sidecar with the setup and moves taken from the `Game`
-//! (not from the SGF) into DIR, for `.ci/sabaki-roundtrip.mjs`, which
+//! (not from the SGF) into DIR, for `.ci/sabaki-roundtrip.js`, which
 //! parses the records with `@sabaki/sgf` and compares.
 
 use kosumi::color::Color;
@@ -129,10 +129,7 @@ fn handicap_setup_and_odd_rules_round_trip() {
     let mut g = Game::new(9, Rules::JAPANESE, 0.5).unwrap();
     g.fixed_handicap(3).unwrap();
     let text = sgf::game_to_sgf(&g, &GameInfo::default());
-    assert!(
-        text.contains("HA[3]AB[gc][cg][cc]") || text.contains("HA[3]AB["),
-        "{text}"
-    );
+    assert!(text.contains("HA[3]AB["), "{text}");
     assert!(!text.contains("PL["), "{text}");
     let r = read_back(&text);
     assert_same_game(&g, &r.game, "handicap, no moves");

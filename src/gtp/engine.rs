@@ -8,6 +8,7 @@ use super::io::InputSignal;
 use super::line::{self, Line, Request};
 use super::status::{self, Status};
 use crate::clock::{Clock, Overtime, TimeSettings};
+use crate::color::clip;
 use crate::color::Color;
 use crate::game::{fixed_handicap_points, Game, HandicapError};
 use crate::mcts::{Analysis, Limits, MctsPlayer};
@@ -592,8 +593,7 @@ impl Engine {
     /// the I/O loop).
     pub fn ponder(&mut self) {
         let due = self.in_game;
-        let moves = self.game.moves();
-        let ended = moves.len() >= 2 && moves[moves.len() - 2..].iter().all(|m| m.mv == Move::Pass);
+        let ended = self.game.two_passes();
         if !self.config.ponder
             || !due
             || ended
@@ -715,10 +715,6 @@ fn args_n(r: &Request, n: usize) -> Result<(), CommandError> {
 
 fn parse_color(s: &str) -> Result<Color, String> {
     s.parse::<Color>().map_err(|e| e.to_string())
-}
-
-fn clip(s: &str) -> String {
-    s.chars().take(40).collect()
 }
 
 fn parse_count(s: &str) -> Result<usize, String> {

@@ -3,6 +3,7 @@
 
 use super::tree::{escape, GameTree, Node, Pos, Property};
 use crate::board::{Board, IllegalMove};
+use crate::color::clip;
 use crate::color::Color;
 use crate::game::Game;
 use crate::point::{parse_sgf_move, parse_sgf_point, Move, Point, MAX_SIZE, MIN_SIZE};
@@ -179,10 +180,6 @@ pub fn board_size(root: &Node) -> Result<usize, ContentError> {
         ));
     }
     Ok(w)
-}
-
-fn clip(s: &str) -> String {
-    s.chars().take(40).collect()
 }
 
 /// Reads `KM`. Values of 100 or more in absolute value are the x100

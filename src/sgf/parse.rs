@@ -4,6 +4,7 @@
 //! `(`: no recursion, so nesting depth is bounded only by memory.
 
 use super::tree::{GameTree, Node, Pos, Property};
+use crate::color::clip;
 use encoding_rs::Encoding;
 
 /// How the reader treats deviations from the `FF[4]` grammar.
@@ -291,10 +292,6 @@ fn decode_as(
         ));
     }
     Ok((text.into_owned(), enc))
-}
-
-fn clip(s: &str) -> String {
-    s.chars().take(40).collect()
 }
 
 /// Reads every game tree from raw file bytes (charset handling as
