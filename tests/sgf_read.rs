@@ -251,6 +251,7 @@ fn go_properties() {
     // RU names.
     for (ru, want) in [
         ("Japanese", kosumi::Rules::JAPANESE),
+        ("Korean", kosumi::Rules::JAPANESE),
         ("AGA", kosumi::Rules::AGA),
         ("NZ", kosumi::Rules::NEW_ZEALAND),
         ("Tromp/Taylor", kosumi::Rules::TROMP_TAYLOR),

@@ -105,7 +105,19 @@ pub fn rules_from_ru(ru: &str) -> Option<Rules> {
         .chars()
         .filter(|c| c.is_ascii_alphanumeric())
         .collect();
-    if let Some(rest) = l.strip_prefix("ko") {
+    let named = match l.as_str() {
+        "chinese" | "cn" | "chineseko" => Some(Rules::CHINESE),
+        "japanese" | "jp" | "korean" | "kr" | "ko" => Some(Rules::JAPANESE),
+        "aga" | "bga" | "french" => Some(Rules::AGA),
+        "nz" | "newzealand" => Some(Rules::NEW_ZEALAND),
+        "tromptaylor" | "tt" | "tromp" => Some(Rules::TROMP_TAYLOR),
+        "goe" | "ing" => Some(Rules::TROMP_TAYLOR),
+        _ => None,
+    };
+    // Names first: `Korean` also starts with "ko", KataGo's rule strings'
+    // prefix.
+    named.or_else(|| {
+        let rest = l.strip_prefix("ko")?;
         let ko = if rest.starts_with("simple") {
             KoRule::Simple
         } else if rest.starts_with("positional") {
@@ -116,17 +128,8 @@ pub fn rules_from_ru(ru: &str) -> Option<Rules> {
             return None;
         };
         let suicide = l.contains("sui1");
-        return Some(Rules { ko, suicide });
-    }
-    match l.as_str() {
-        "chinese" | "cn" | "chineseko" => Some(Rules::CHINESE),
-        "japanese" | "jp" | "korean" | "kr" | "ko" => Some(Rules::JAPANESE),
-        "aga" | "bga" | "french" => Some(Rules::AGA),
-        "nz" | "newzealand" => Some(Rules::NEW_ZEALAND),
-        "tromptaylor" | "tt" | "tromp" => Some(Rules::TROMP_TAYLOR),
-        "goe" | "ing" => Some(Rules::TROMP_TAYLOR),
-        _ => None,
-    }
+        Some(Rules { ko, suicide })
+    })
 }
 
 /// The `RU` text Kosumi writes for `rules`.
