@@ -10,7 +10,8 @@ use crate::clock::Clock;
 use crate::color::Color;
 use crate::game::Game;
 use crate::playout::{below, uniform_playout};
-use crate::point::{Move, Point};
+use crate::point::{Move, Point, ARRAY_LEN};
+use crate::score::point_owners;
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::atomic::AtomicBool;
@@ -117,41 +118,17 @@ pub fn mc_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
     let n = start.size();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut sum = vec![0f32; n * n];
+    let mut own = [0i8; ARRAY_LEN];
     for _ in 0..playouts.max(1) {
         let mut b: Board = start.clone();
         uniform_playout(&mut b, game.to_move(), &mut rng);
+        point_owners(&b, &mut own);
         for (i, p) in b.points().enumerate() {
-            sum[i] += owner(&b, p);
+            sum[i] += f32::from(own[p.index()]);
         }
     }
     let k = playouts.max(1) as f32;
     sum.iter().map(|s| s / k).collect()
-}
-
-/// +1 if `p` is Black's at the end of a playout (a black stone, or an empty
-/// point whose on-board neighbours are all black), -1 likewise for White,
-/// else 0.
-fn owner(b: &Board, p: Point) -> f32 {
-    match b.get(p) {
-        Some(Color::Black) => 1.0,
-        Some(Color::White) => -1.0,
-        None => {
-            let mut seen = [false; 2];
-            for q in p.neighbors() {
-                if b.on_board(q) {
-                    match b.get(q) {
-                        Some(c) => seen[c.index()] = true,
-                        None => return 0.0,
-                    }
-                }
-            }
-            match seen {
-                [true, false] => 1.0,
-                [false, true] => -1.0,
-                _ => 0.0,
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -142,6 +142,40 @@ fn flood_region(
     }
 }
 
+/// Fills `owner` with the owner of each on-board point (a stone's colour,
+/// or the one colour all on-board neighbours of an empty point have) and
+/// returns Black's count minus White's: the end-of-playout count, where
+/// every empty region left is a one-point eye (larger regions count for
+/// nobody).
+pub fn point_owners(b: &Board, owner: &mut [i8; ARRAY_LEN]) -> i32 {
+    let mut margin = 0i32;
+    for p in b.points() {
+        let o = match b.cell_code(p) {
+            1 => 1,
+            2 => -1,
+            _ => {
+                let mut seen = 0u8;
+                for q in p.neighbors() {
+                    seen |= match b.cell_code(q) {
+                        0 => 4,
+                        1 => 1,
+                        2 => 2,
+                        _ => 0,
+                    };
+                }
+                match seen {
+                    1 => 1,
+                    2 => -1,
+                    _ => 0,
+                }
+            }
+        };
+        owner[p.index()] = o;
+        margin += o as i32;
+    }
+    margin
+}
+
 /// How a game ended.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum GameResult {

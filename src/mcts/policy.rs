@@ -25,6 +25,7 @@ use crate::board::Board;
 use crate::color::Color;
 use crate::playout::below;
 use crate::point::{Point, ARRAY_LEN, STRIDE};
+use crate::score::point_owners;
 use rand_xoshiro::rand_core::Rng;
 use std::sync::OnceLock;
 
@@ -368,38 +369,6 @@ pub(crate) fn playout<R: Rng>(
     PlayoutEnd {
         margin: point_owners(b, owner),
     }
-}
-
-/// Fills `owner` with the owner of each on-board point (a stone's colour,
-/// or the one colour all on-board neighbours of an empty point have) and
-/// returns Black's count minus White's.
-pub(crate) fn point_owners(b: &Board, owner: &mut [i8; ARRAY_LEN]) -> i32 {
-    let mut margin = 0i32;
-    for p in b.points() {
-        let o = match b.cell_code(p) {
-            1 => 1,
-            2 => -1,
-            _ => {
-                let mut seen = 0u8;
-                for q in p.neighbors() {
-                    seen |= match b.cell_code(q) {
-                        0 => 4,
-                        1 => 1,
-                        2 => 2,
-                        _ => 0,
-                    };
-                }
-                match seen {
-                    1 => 1,
-                    2 => -1,
-                    _ => 0,
-                }
-            }
-        };
-        owner[p.index()] = o;
-        margin += o as i32;
-    }
-    margin
 }
 
 /// The prior of a move entering the tree, as virtual visits and wins (wins
