@@ -18,9 +18,7 @@ function expand(values) {
   // Kosumi writes no compressed lists, but accept them as Sabaki does.
   const out = []
   for (const v of values || []) {
-    for (const [x, y] of sgf.parseCompressedVertices(v)) {
-      out.push(String.fromCharCode(97 + x) + String.fromCharCode(97 + y))
-    }
+    for (const [x, y] of sgf.parseCompressedVertices(v)) out.push(`${x},${y}`)
   }
   return out.sort()
 }
@@ -51,31 +49,33 @@ for (const name of fs.readdirSync(dir).filter(n => n.endsWith('.sgf')).sort()) {
   if (d.PB[0] !== 'Black \\ "name"' || d.PW[0] !== 'White ]') fail(`PB/PW ${d.PB} ${d.PW}`)
   for (const c of ['AB', 'AW']) {
     const got = expand(d[c]).join(' ')
-    const exp = want[c].slice().sort().join(' ')
+    const exp = want[c].map(v => v.join(',')).sort().join(' ')
     if (got !== exp) fail(`${c} differs: ${got} vs ${exp}`)
   }
   const got = []
+  const raw = []
   let node = root
   for (;;) {
     for (const c of ['B', 'W']) {
-      if (node.data[c] != null) got.push([c, node.data[c][0]])
+      if (node.data[c] == null) continue
+      raw.push(node.data[c][0])
+      got.push([c, sgf.parseVertex(node.data[c][0])])
     }
     if (node !== root && (node.data.AB || node.data.AW || node.data.AE)) fail('setup after the root')
     if (node.children.length === 0) break
     if (node.children.length > 1) fail('variations')
     node = node.children[0]
   }
-  if (JSON.stringify(got) !== JSON.stringify(want.moves)) {
-    const i = got.findIndex((m, k) => JSON.stringify(m) !== JSON.stringify(want.moves[k]))
-    fail(`moves differ at ${i + 1}: ${JSON.stringify(got[i])} vs ${JSON.stringify(want.moves[i])} (${got.length} vs ${want.moves.length})`)
+  // A pass is written B[] and read by Sabaki as [-1, -1].
+  const wantMoves = want.moves.map(([c, v]) => [c, v === null ? [-1, -1] : v])
+  if (JSON.stringify(got) !== JSON.stringify(wantMoves)) {
+    const i = got.findIndex((m, k) => JSON.stringify(m) !== JSON.stringify(wantMoves[k]))
+    fail(`moves differ at ${i + 1}: ${JSON.stringify(got[i])} vs ${JSON.stringify(wantMoves[i])} (${got.length} vs ${wantMoves.length})`)
   }
-  // Sabaki's own vertex reading: a pass is [] (B[]), never tt.
-  for (const [, v] of got) {
-    const vx = sgf.parseVertex(v)
-    if (v === '' ? vx[0] !== -1 : vx[0] < 0 || vx[0] >= want.size || vx[1] >= want.size) {
-      fail(`vertex ${v}`)
-    }
-  }
+  // A pass is written as the empty value (B[]), never tt.
+  wantMoves.forEach(([, v], k) => {
+    if (v[0] === -1 && raw[k] !== '') fail(`pass ${k + 1} written as [${raw[k]}]`)
+  })
   files++
   moves += got.length
 }

@@ -177,14 +177,17 @@ fn json_str(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
-/// The sidecar for the Sabaki check, from the `Game` itself.
+/// The sidecar for the Sabaki check, from the `Game` itself: points as
+/// numeric `[x, y]` (column from the left, row from the top) and a pass as
+/// `null`, not through `Point::to_sgf`, which the writer uses too.
 fn sidecar(g: &Game) -> String {
     let start = g.start();
+    let xy = |p: kosumi::Point| format!("[{},{}]", p.x(), p.y());
     let list = |c: Color| -> String {
         let v: Vec<String> = start
             .points()
             .filter(|&p| start.get(p) == Some(c))
-            .map(|p| json_str(&p.to_sgf()))
+            .map(xy)
             .collect();
         format!("[{}]", v.join(","))
     };
@@ -193,14 +196,10 @@ fn sidecar(g: &Game) -> String {
         .iter()
         .map(|m| {
             let v = match m.mv {
-                Move::Pass => String::new(),
-                Move::Play(p) => p.to_sgf(),
+                Move::Pass => "null".to_string(),
+                Move::Play(p) => xy(p),
             };
-            format!(
-                "[{},{}]",
-                json_str(&m.color.letter().to_string()),
-                json_str(&v)
-            )
+            format!("[{},{}]", json_str(&m.color.letter().to_string()), v)
         })
         .collect();
     format!(
