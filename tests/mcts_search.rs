@@ -388,10 +388,19 @@ fn stop_flag_ends_an_unlimited_search() {
     let mut p = MctsPlayer::new(cfg(1, 16));
     let stop = std::sync::atomic::AtomicBool::new(false);
     let mut n = 0;
+    // A 60 s backstop so that a stop flag that does nothing fails the test
+    // (by the playout count) instead of hanging it.
+    let backstop = Limits {
+        time: Some(kosumi::mcts::TimeBudget {
+            target: 60.0,
+            max: 60.0,
+        }),
+        ..Limits::default()
+    };
     let a = p.analyze(
         &game,
         Color::Black,
-        Limits::default(),
+        backstop,
         Some(&stop),
         Duration::from_millis(1),
         &mut |a| {
@@ -401,7 +410,10 @@ fn stop_flag_ends_an_unlimited_search() {
             }
         },
     );
+    assert!(n > 0);
     assert!(a.playouts >= 500);
+    // Stopped soon after the flag, far from the backstop's millions.
+    assert!(a.playouts < 100_000, "{} playouts", a.playouts);
 }
 
 #[test]
