@@ -422,6 +422,23 @@ impl Game {
         Ok(())
     }
 
+    /// The handicap stones: the Black stones of a start position with no
+    /// White stone and White to move (what [`Game::fixed_handicap`],
+    /// [`Game::set_free_handicap`] and an SGF `HA`/`AB` setup leave), when
+    /// there are at least two; else none.
+    pub fn handicap_stones(&self) -> Vec<Point> {
+        let b = &self.start;
+        let black: Vec<Point> = b
+            .points()
+            .filter(|&p| b.get(p) == Some(Color::Black))
+            .collect();
+        let white = b.points().any(|p| b.get(p) == Some(Color::White));
+        if white || black.len() < 2 || self.start_to_move != Color::White {
+            return Vec::new();
+        }
+        black
+    }
+
     /// Places `n` fixed handicap stones for Black as the GTP specification
     /// lays them out, and gives White the move. Returns the points.
     ///

@@ -42,6 +42,10 @@ struct GtpArgs {
     /// Never resign.
     #[arg(long)]
     no_resign: bool,
+    /// Dynamic komi in handicap games: points per handicap stone at the
+    /// start, falling to nothing by mid-game (0 turns it off).
+    #[arg(long, value_name = "POINTS", default_value_t = 7.0)]
+    dyn_komi: f32,
     /// Think on the opponent's time (until the next command arrives).
     #[arg(long)]
     ponder: bool,
@@ -57,8 +61,11 @@ struct GtpArgs {
 }
 
 fn run_gtp(a: GtpArgs) -> ExitCode {
-    if !a.komi.is_finite() || a.time.is_some_and(|t| !t.is_finite() || t <= 0.0) {
-        eprintln!("kosumi: invalid --komi or --time");
+    if !a.komi.is_finite()
+        || a.time.is_some_and(|t| !t.is_finite() || t <= 0.0)
+        || !(a.dyn_komi.is_finite() && (0.0..=100.0).contains(&a.dyn_komi))
+    {
+        eprintln!("kosumi: invalid --komi, --time or --dyn-komi");
         return ExitCode::from(2);
     }
     let threads = a.threads.map_or_else(
@@ -85,6 +92,7 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
             max_playouts: a.playouts,
             time_per_move: a.time,
             no_resign: a.no_resign,
+            dyn_komi_per_stone: a.dyn_komi,
             ..kosumi::mcts::SearchConfig::default()
         };
         if let Some(mib) = a.max_memory {
@@ -206,6 +214,13 @@ struct GameArgs {
     /// Kosumi's search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Fixed handicap stones for Black (White moves first); 0 for none.
+    #[arg(long, default_value_t = 0)]
+    handicap: usize,
+    /// Kosumi's dynamic komi in handicap games, points per handicap stone
+    /// at the start (0 turns it off; default 7).
+    #[arg(long, value_name = "POINTS")]
+    dyn_komi: Option<f32>,
     /// Base random seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -311,6 +326,11 @@ fn check_game_args(g: &GameArgs) -> Result<(), String> {
             return Err(format!("--time {t} is not a positive number of seconds"));
         }
     }
+    if let Some(k) = g.dyn_komi {
+        if !(k.is_finite() && (0.0..=100.0).contains(&k)) {
+            return Err(format!("--dyn-komi {k} is not between 0 and 100 points"));
+        }
+    }
     Ok(())
 }
 
@@ -319,6 +339,7 @@ fn game_config(g: &GameArgs) -> kosumi::arena::GameConfig {
     let mut cfg = kosumi::arena::GameConfig::new(size);
     cfg.komi = g.komi;
     cfg.rules = g.rules;
+    cfg.handicap = g.handicap;
     if let Some(m) = g.max_moves {
         cfg.max_moves = m.max(1);
     }
@@ -339,6 +360,7 @@ fn player_spec(g: &GameArgs) -> kosumi::arena::PlayerSpec {
         playouts: g.playouts,
         time: g.time,
         threads: g.threads.max(1),
+        dyn_komi: g.dyn_komi,
     }
 }
 

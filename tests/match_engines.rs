@@ -146,3 +146,61 @@ fn match_against_kosumi_over_gtp() {
         assert!(!json.contains(&format!("\"{fault}")), "{json}");
     }
 }
+
+#[test]
+fn handicap_match_against_gnugo_sets_the_stones_on_every_side() {
+    if !have_gnugo() {
+        return;
+    }
+    let d = scratch("match-gnugo-handicap");
+    let json = run_match(
+        &d,
+        2,
+        &[
+            "--opponent",
+            &format!("{GNUGO} --mode gtp --level 1"),
+            "--referee",
+            &format!("{GNUGO} --mode gtp --chinese-rules"),
+            "--handicap",
+            "3",
+            "--komi",
+            "0.5",
+            "--player",
+            "search",
+            "--playouts",
+            "200",
+        ],
+    );
+    // Had GNU Go or the referee not been given the stones, their boards
+    // would differ from ours: a GNU Go move on a handicap point would end
+    // the game as illegal, a refused referee move as a fault.
+    for fault in ["illegal", "crash", "timeout", "refused"] {
+        assert!(!json.contains(&format!("\"{fault}")), "{json}");
+    }
+    for i in 0..2 {
+        let text = std::fs::read_to_string(d.join(format!("game-{i:06}.sgf"))).unwrap();
+        assert_eq!(prop(&text, "HA"), Some("3"), "{text}");
+        let game = replay(&text);
+        assert_eq!(game.handicap_stones().len(), 3);
+        assert_eq!(game.moves()[0].color, kosumi::Color::White);
+    }
+}
+
+#[test]
+fn match_refuses_a_handicap_that_does_not_fit() {
+    let out = Command::new(env!("CARGO_BIN_EXE_kosumi"))
+        .args([
+            "match",
+            "--size",
+            "7",
+            "--handicap",
+            "5",
+            "--opponent",
+            "true",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("handicap"), "{err}");
+}

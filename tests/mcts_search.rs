@@ -503,3 +503,74 @@ fn self_play_with_two_threads_and_tree_reuse_stays_legal() {
     let own = players[0].ownership(&game);
     assert_eq!(own.len(), 81);
 }
+
+/// A 9x9 game with four fixed handicap stones and komi 0.5, White to move.
+fn handicap_four() -> Game {
+    let mut game = Game::new(9, Rules::default(), 0.5).unwrap();
+    game.fixed_handicap(4).unwrap();
+    game
+}
+
+#[test]
+fn dynamic_komi_gives_the_handicap_back_and_fades() {
+    let mut game = handicap_four();
+    let c = SearchConfig::default();
+    assert_eq!(game.handicap_stones().len(), 4);
+    // 4 stones at 7 points each at the start...
+    assert_eq!(kosumi::mcts::search_komi(&c, &game), 0.5 + 28.0);
+    // ... half of it after a quarter of the 40.5 moves of a 9x9 board...
+    for _ in 0..20 {
+        let col = game.to_move();
+        let p = game.legal_moves(col).into_iter().find(|m| *m != Move::Pass);
+        game.play(col, p.unwrap()).unwrap();
+    }
+    let k = kosumi::mcts::search_komi(&c, &game);
+    assert!((k - (0.5 + 28.0 * (1.0 - 20.0 / 40.5))).abs() < 1e-3, "{k}");
+    // ... and none when it is off or in an even game.
+    let off = SearchConfig {
+        dyn_komi_per_stone: 0.0,
+        ..SearchConfig::default()
+    };
+    assert_eq!(kosumi::mcts::search_komi(&off, &handicap_four()), 0.5);
+    let even = Game::new(9, Rules::default(), 7.5).unwrap();
+    assert_eq!(kosumi::mcts::search_komi(&c, &even), 7.5);
+}
+
+#[test]
+fn dynamic_komi_keeps_white_playing_a_handicap_game() {
+    // Giving four stones on 9x9, White's real win rate is low: most
+    // playouts lose whatever White plays, so the search has little to
+    // choose by. With dynamic komi the win rates sit near the middle, where
+    // moves are told apart, and Black (its own stones given back) too.
+    let run = |dyn_komi: f32| {
+        let mut p = MctsPlayer::new(SearchConfig {
+            dyn_komi_per_stone: dyn_komi,
+            ..cfg(3000, 21)
+        });
+        let mut game = handicap_four();
+        let mut decisions = Vec::new();
+        for _ in 0..3 {
+            let d = genmove(&mut p, &game, Color::White, false);
+            decisions.push((d, p.last_analysis().unwrap().winrate));
+            let Decision::Play(m) = d else { break };
+            game.play(Color::White, m).unwrap();
+            let Decision::Play(b) = genmove(&mut p, &game, Color::Black, false) else {
+                panic!("Black resigned a four-stone game")
+            };
+            let black = p.last_analysis().unwrap().winrate;
+            if dyn_komi > 0.0 {
+                assert!((0.3..0.7).contains(&black), "Black's win rate {black}");
+            }
+            game.play(Color::Black, b).unwrap();
+        }
+        decisions
+    };
+    let without = run(0.0);
+    assert!(without.iter().all(|&(_, w)| w < 0.25), "{without:?}");
+    let with = run(7.0);
+    assert!(
+        with.iter()
+            .all(|&(d, w)| (0.3..0.7).contains(&w) && matches!(d, Decision::Play(Move::Play(_)))),
+        "{with:?}"
+    );
+}

@@ -22,7 +22,7 @@ pub mod engine;
 
 use crate::clock::Clock;
 use crate::color::Color;
-use crate::game::Game;
+use crate::game::{fixed_handicap_points, Game};
 use crate::mcts::{MctsPlayer, SearchConfig};
 use crate::player::{Decision, GenmoveRequest, Player, RandomPlayer};
 use crate::point::{parse_gtp_move, Move};
@@ -69,6 +69,9 @@ pub struct PlayerSpec {
     pub time: Option<f64>,
     /// Search threads.
     pub threads: usize,
+    /// Dynamic komi per handicap stone (`None`: the search's default; see
+    /// [`crate::mcts::search_komi`]).
+    pub dyn_komi: Option<f32>,
 }
 
 impl PlayerSpec {
@@ -76,13 +79,17 @@ impl PlayerSpec {
     /// time=- threads=1`.
     pub fn describe(&self) -> String {
         let opt = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
-        format!(
+        let mut d = format!(
             "{} playouts={} time={} threads={}",
             self.kind.name(),
             opt(self.playouts.map(|p| p.to_string())),
             opt(self.time.map(|t| t.to_string())),
             self.threads.max(1)
-        )
+        );
+        if let Some(k) = self.dyn_komi {
+            d.push_str(&format!(" dyn-komi={k}"));
+        }
+        d
     }
 }
 
@@ -95,13 +102,16 @@ pub fn make_player(spec: &PlayerSpec, seed: u64) -> Box<dyn Player> {
     match spec.kind {
         PlayerKind::Random => Box::new(RandomPlayer::new(seed)),
         PlayerKind::Search => {
-            let cfg = SearchConfig {
+            let mut cfg = SearchConfig {
                 threads: spec.threads.max(1),
                 seed,
                 max_playouts: spec.playouts,
                 time_per_move: spec.time,
                 ..SearchConfig::default()
             };
+            if let Some(k) = spec.dyn_komi {
+                cfg.dyn_komi_per_stone = k;
+            }
             Box::new(MctsPlayer::new(cfg))
         }
     }
@@ -157,7 +167,8 @@ impl From<EngineError> for Fault {
 pub trait Contestant {
     /// A name for the record.
     fn name(&self) -> String;
-    /// Gets ready for a new game (`game` is empty).
+    /// Gets ready for a new game (`game` has no moves yet; its start is
+    /// empty or holds handicap stones).
     ///
     /// # Errors
     /// A [`Fault`] if the contestant cannot start the game.
@@ -318,14 +329,9 @@ impl Contestant for GtpContestant {
             self.engine = Some(e);
         }
         let t = self.setup_timeout;
-        let size = game.size().to_string();
-        let komi = game.komi().to_string();
-        for (cmd, args) in [
-            ("boardsize", vec![size.as_str()]),
-            ("clear_board", vec![]),
-            ("komi", vec![komi.as_str()]),
-        ] {
-            if let Err(msg) = self.request(cmd, &args, t, stop)? {
+        for (cmd, args) in start_commands(game) {
+            let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+            if let Err(msg) = self.request(cmd, &a, t, stop)? {
                 if cmd == "komi" {
                     continue; // engines without komi still play
                 }
@@ -432,20 +438,14 @@ impl Referee {
         }
         let e = self.engine.as_mut().expect("started above");
         let t = self.timeout;
-        let size = game.size().to_string();
-        let komi = game.komi().to_string();
-        let mut cmds: Vec<(String, Vec<String>)> = vec![
-            ("boardsize".into(), vec![size]),
-            ("clear_board".into(), vec![]),
-            ("komi".into(), vec![komi]),
-        ];
+        let mut cmds = start_commands(game);
         for m in game.moves() {
             cmds.push((
-                "play".into(),
+                "play",
                 vec![m.color.letter().to_string(), m.mv.to_gtp(game.size())],
             ));
         }
-        cmds.push(("final_score".into(), vec![]));
+        cmds.push(("final_score", vec![]));
         let mut last = String::new();
         for (name, args) in &cmds {
             let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
@@ -467,6 +467,23 @@ impl Referee {
     }
 }
 
+/// The GTP commands that set an engine up at `game`'s start position:
+/// `boardsize`, `clear_board`, `komi`, and `set_free_handicap` with the
+/// handicap stones, if any (the only start positions games here have).
+fn start_commands(game: &Game) -> Vec<(&'static str, Vec<String>)> {
+    let mut cmds = vec![
+        ("boardsize", vec![game.size().to_string()]),
+        ("clear_board", vec![]),
+        ("komi", vec![game.komi().to_string()]),
+    ];
+    let stones = game.handicap_stones();
+    if !stones.is_empty() {
+        let vertices = stones.iter().map(|&p| Move::Play(p).to_gtp(game.size()));
+        cmds.push(("set_free_handicap", vertices.collect()));
+    }
+    cmds
+}
+
 /// The settings of one game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameConfig {
@@ -483,6 +500,8 @@ pub struct GameConfig {
     pub move_timeout: Option<Duration>,
     /// Whether to play a clean-up phase before counting.
     pub cleanup: bool,
+    /// Fixed handicap stones for Black (0: none; White then moves first).
+    pub handicap: usize,
 }
 
 impl GameConfig {
@@ -503,11 +522,17 @@ impl GameConfig {
         if !self.komi.is_finite() {
             return Err(format!("komi {} is not a number", self.komi));
         }
+        if self.handicap != 0 && fixed_handicap_points(self.size, self.handicap).is_none() {
+            return Err(format!(
+                "{} fixed handicap stones do not fit a {}x{} board",
+                self.handicap, self.size, self.size
+            ));
+        }
         Ok(())
     }
 
     /// Defaults for `size`: komi 7.5, Chinese rules, a cap of `3·N·N`
-    /// moves, no time-out, clean-up on.
+    /// moves, no time-out, clean-up on, no handicap.
     pub fn new(size: usize) -> GameConfig {
         GameConfig {
             size,
@@ -516,6 +541,7 @@ impl GameConfig {
             max_moves: 3 * size * size,
             move_timeout: None,
             cleanup: true,
+            handicap: 0,
         }
     }
 }
@@ -655,6 +681,10 @@ pub fn play_game(
 ) -> GameRecord {
     let sides: [&mut dyn Contestant; 2] = [black, white];
     let mut game = Game::new(cfg.size, cfg.rules, cfg.komi).expect("GameConfig::check passed");
+    if cfg.handicap != 0 {
+        game.fixed_handicap(cfg.handicap)
+            .expect("GameConfig::check passed");
+    }
     let names = [sides[0].name(), sides[1].name()];
     let playouts_before = sides[0].playouts() + sides[1].playouts();
     let mut think = [Duration::ZERO; 2];

@@ -150,6 +150,14 @@ pub struct SearchConfig {
     pub cleanup_slack: f64,
     /// Playouts of the short search behind [`Player::ownership`].
     pub ownership_playouts: u64,
+
+    /// Dynamic komi for handicap games: points per handicap stone that the
+    /// search adds to White's komi at the start, so that either side sees
+    /// a game it can win or lose (0: off). See [`search_komi`].
+    pub dyn_komi_per_stone: f32,
+    /// The dynamic komi falls linearly to nothing over this many moves per
+    /// board point (0.5: 180 moves on 19x19, 40 on 9x9).
+    pub dyn_komi_moves: f64,
 }
 
 impl Default for SearchConfig {
@@ -198,6 +206,8 @@ impl Default for SearchConfig {
             dead_threshold: 0.5,
             cleanup_slack: 0.05,
             ownership_playouts: 1000,
+            dyn_komi_per_stone: 7.0,
+            dyn_komi_moves: 0.5,
         }
     }
 }
@@ -207,6 +217,25 @@ impl SearchConfig {
     pub fn nodes_for_memory(bytes: usize) -> usize {
         bytes / NODE_BYTES
     }
+}
+
+/// The komi the search scores its playouts with. In a handicap game it is
+/// the game's komi plus [`SearchConfig::dyn_komi_per_stone`] for each
+/// handicap stone, falling linearly to the game's komi after
+/// `dyn_komi_moves` moves per board point. Both sides get the same
+/// virtual komi: as Black the engine keeps playing for a margin instead
+/// of coasting on its stones, as White it sees a game it can still win
+/// and neither plays desperate moves nor resigns at move one. Win rates
+/// in analysis are for this komi; score leads stay with the real one, and
+/// passing and counting always use the real one.
+pub fn search_komi(cfg: &SearchConfig, game: &Game) -> f32 {
+    let h = game.handicap_stones().len();
+    let span = cfg.dyn_komi_moves * (game.size() * game.size()) as f64;
+    if h == 0 || cfg.dyn_komi_per_stone == 0.0 || span <= 0.0 {
+        return game.komi();
+    }
+    let left = (1.0 - game.moves().len() as f64 / span).max(0.0);
+    game.komi() + (cfg.dyn_komi_per_stone as f64 * h as f64 * left) as f32
 }
 
 /// One root move in an [`Analysis`].

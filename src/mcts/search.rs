@@ -66,6 +66,9 @@ pub(crate) struct Search<'a> {
     pub allow_root_pass: bool,
     pub limits: Limits,
     pub stop: Option<&'a AtomicBool>,
+    /// The komi playouts are scored with: the game's, plus the handicap
+    /// games' dynamic komi ([`super::search_komi`]).
+    pub komi: f32,
     history: FxHashSet<u64>,
     last: Option<Point>,
     last2: Option<Point>,
@@ -124,6 +127,7 @@ impl<'a> Search<'a> {
             allow_root_pass,
             limits,
             stop,
+            komi: super::search_komi(cfg, game),
             history,
             last: pt(1),
             last2: pt(2),
@@ -340,7 +344,7 @@ impl<'a> Search<'a> {
             &mut w.first_play,
             &mut w.owner,
         );
-        let margin = end.margin as f32 - self.game.komi();
+        let margin = end.margin as f32 - self.komi;
         let black2: u32 = if margin > 0.0 {
             2
         } else if margin < 0.0 {
