@@ -449,3 +449,49 @@ fn gogui_pv_and_candidates_come_from_a_short_search() {
     let random = Engine::with_random_player(Config::default()).execute(b"kosumi-pv");
     assert!(random.unwrap().starts_with("? "));
 }
+
+/// Plays `genmove b`, `play w` (a reply that is not Black's move), waits
+/// `wait`, and returns the visits `kosumi-candidates b` reports over all
+/// root moves (its own 200 playouts plus what the tree held before).
+fn visits_after_the_opponents_time(ponder: bool, wait: Duration) -> u32 {
+    let mut args = vec!["--threads", "1", "--seed", "3", "--size", "9"];
+    args.extend(["--playouts", "200"]);
+    if ponder {
+        args.push("--ponder");
+    }
+    let mut p = Proc::start(&args);
+    p.send("genmove b");
+    let v = p.line().strip_prefix("= ").expect("genmove").to_string();
+    assert_eq!(p.line(), "");
+    let reply = if v.eq_ignore_ascii_case("E5") {
+        "d4"
+    } else {
+        "e5"
+    };
+    p.send(&format!("play w {reply}"));
+    assert_eq!(p.line(), "= ");
+    assert_eq!(p.line(), "");
+    // Black to move: a pondering engine thinks about this position now.
+    std::thread::sleep(wait);
+    p.send("kosumi-candidates b");
+    let c = p.line();
+    assert_eq!(p.line(), "");
+    p.quit();
+    let toks: Vec<&str> = c.trim_start_matches("= ").split(' ').collect();
+    toks.chunks(2)
+        .map(|pair| pair[1].parse::<u32>().unwrap())
+        .sum()
+}
+
+#[test]
+fn pondering_grows_the_tree_the_next_search_uses() {
+    // Without pondering the root can hold at most the 200 playouts of the
+    // genmove (the subtree of White's reply) plus its own 200.
+    let quiet = visits_after_the_opponents_time(false, Duration::from_millis(600));
+    assert!(quiet <= 400, "{quiet} visits without pondering");
+    // Pondering for 600 ms runs thousands of playouts (a 9x9 search
+    // thread does tens of thousands a second), all under this root.
+    let pondered = visits_after_the_opponents_time(true, Duration::from_millis(600));
+    eprintln!("visits: {quiet} without, {pondered} with pondering");
+    assert!(pondered > 2000, "only {pondered} visits after pondering");
+}
