@@ -10,7 +10,7 @@
 //! `KOSUMI_PLAYOUTS` playouts); colours alternate, the policy side is Black
 //! in even games. Games end at two passes, a resignation or 3·N² moves and
 //! are scored by area after removing the stones the policy side's ownership
-//! calls dead.
+//! calls dead. The test fails unless the policy side wins more than half.
 
 use kosumi::clock::Clock;
 use kosumi::mcts::{MctsPlayer, SearchConfig};
@@ -104,5 +104,9 @@ fn policy_against_uniform_playouts() {
         "policy playouts won {policy_wins}/{games}; mean playouts/move policy {:.0} uniform {:.0}",
         rates[0] as f64 / counts[0].max(1) as f64,
         rates[1] as f64 / counts[1].max(1) as f64
+    );
+    assert!(
+        2 * policy_wins > games,
+        "the playout policy won only {policy_wins} of {games} games against uniform playouts"
     );
 }
