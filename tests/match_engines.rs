@@ -81,6 +81,13 @@ fn run_match(dir: &Path, games: u64, args: &[&str]) -> String {
     json
 }
 
+/// No game of the summary ended by a fault.
+fn assert_no_faults(json: &str) {
+    for fault in ["illegal", "crash", "timeout", "refused"] {
+        assert!(!json.contains(&format!("\"{fault}")), "{json}");
+    }
+}
+
 #[test]
 fn match_against_gnugo_level_1() {
     if !have_gnugo() {
@@ -142,9 +149,7 @@ fn match_against_kosumi_over_gtp() {
     );
     // A broken `kosumi gtp` would lose every game by forfeit and still add
     // up; real games end by passes, resignation or the move cap.
-    for fault in ["illegal", "crash", "timeout", "refused"] {
-        assert!(!json.contains(&format!("\"{fault}")), "{json}");
-    }
+    assert_no_faults(&json);
 }
 
 #[test]
@@ -174,9 +179,7 @@ fn handicap_match_against_gnugo_sets_the_stones_on_every_side() {
     // Had GNU Go or the referee not been given the stones, their boards
     // would differ from ours: a GNU Go move on a handicap point would end
     // the game as illegal, a refused referee move as a fault.
-    for fault in ["illegal", "crash", "timeout", "refused"] {
-        assert!(!json.contains(&format!("\"{fault}")), "{json}");
-    }
+    assert_no_faults(&json);
     for i in 0..2 {
         let text = std::fs::read_to_string(d.join(format!("game-{i:06}.sgf"))).unwrap();
         assert_eq!(prop(&text, "HA"), Some("3"), "{text}");

@@ -334,6 +334,27 @@ fn genmove_analyze_at_the_built_binary_ends_with_a_legal_play() {
     p.quit();
 }
 
+/// `genmove b`, a pause of `wait`, then `play w` on E5 or (if Black took
+/// it) D4; checks both answers.
+fn genmove_b_then_play_w(p: &mut Proc, wait: Duration) {
+    p.send("genmove b");
+    let v = p
+        .line()
+        .strip_prefix("= ")
+        .expect("genmove answered")
+        .to_string();
+    assert_eq!(p.line(), "");
+    std::thread::sleep(wait);
+    let reply = if v.eq_ignore_ascii_case("E5") {
+        "d4"
+    } else {
+        "e5"
+    };
+    p.send(&format!("play w {reply}"));
+    assert_eq!(p.line(), "= ");
+    assert_eq!(p.line(), "");
+}
+
 #[test]
 fn pondering_stops_at_the_next_command() {
     let mut p = Proc::start(&[
@@ -347,23 +368,8 @@ fn pondering_stops_at_the_next_command() {
         "200",
         "--ponder",
     ]);
-    p.send("genmove b");
-    let first = p.line();
-    let v = first
-        .strip_prefix("= ")
-        .expect("genmove answered")
-        .to_string();
-    assert_eq!(p.line(), "");
-    // The engine now thinks on White's time until this line arrives.
-    std::thread::sleep(Duration::from_millis(200));
-    let reply = if v.eq_ignore_ascii_case("E5") {
-        "d4"
-    } else {
-        "e5"
-    };
-    p.send(&format!("play w {reply}"));
-    assert_eq!(p.line(), "= ");
-    assert_eq!(p.line(), "");
+    // The engine thinks on White's time until `play w` arrives.
+    genmove_b_then_play_w(&mut p, Duration::from_millis(200));
     p.send("genmove b\nprotocol_version");
     let second = p.line();
     let m = parse_gtp_move(second.strip_prefix("= ").unwrap(), 9).unwrap();
@@ -460,17 +466,7 @@ fn visits_after_the_opponents_time(ponder: bool, wait: Duration) -> u32 {
         args.push("--ponder");
     }
     let mut p = Proc::start(&args);
-    p.send("genmove b");
-    let v = p.line().strip_prefix("= ").expect("genmove").to_string();
-    assert_eq!(p.line(), "");
-    let reply = if v.eq_ignore_ascii_case("E5") {
-        "d4"
-    } else {
-        "e5"
-    };
-    p.send(&format!("play w {reply}"));
-    assert_eq!(p.line(), "= ");
-    assert_eq!(p.line(), "");
+    genmove_b_then_play_w(&mut p, Duration::ZERO);
     // Black to move: a pondering engine thinks about this position now.
     std::thread::sleep(wait);
     p.send("kosumi-candidates b");
