@@ -118,6 +118,30 @@ impl Rules {
             .map(|(n, _)| *n)
     }
 
+    /// The names kgsGtp's `kgs-rules` uses (exactly these, lower case).
+    pub const KGS_NAMES: [(&'static str, Rules); 4] = [
+        ("japanese", Rules::JAPANESE),
+        ("chinese", Rules::CHINESE),
+        ("aga", Rules::AGA),
+        ("new_zealand", Rules::NEW_ZEALAND),
+    ];
+
+    /// The `kgs-rules` name of these rules, if KGS has one.
+    pub fn kgs_name(&self) -> Option<&'static str> {
+        Rules::KGS_NAMES
+            .iter()
+            .find(|(_, r)| r == self)
+            .map(|(n, _)| *n)
+    }
+
+    /// The rules of a `kgs-rules` name (exact, as kgsGtp sends it).
+    pub fn from_kgs_name(name: &str) -> Option<Rules> {
+        Rules::KGS_NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, r)| *r)
+    }
+
     /// A preset by name: `chinese`, `japanese`, `aga`, `new_zealand`
     /// (also `nz`, `new-zealand`), `tromp-taylor` (also `tromp_taylor`,
     /// `tt`). Case-insensitive.
@@ -160,6 +184,18 @@ impl FromStr for Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kgs_names_round_trip_and_tromp_taylor_has_none() {
+        for (name, rules) in Rules::KGS_NAMES {
+            assert_eq!(rules.kgs_name(), Some(name));
+            assert_eq!(Rules::from_kgs_name(name), Some(rules));
+            assert_eq!(Rules::preset(name).unwrap(), rules);
+        }
+        assert_eq!(Rules::TROMP_TAYLOR.kgs_name(), None);
+        assert_eq!(Rules::from_kgs_name("Chinese"), None);
+        assert_eq!(Rules::from_kgs_name("tromp-taylor"), None);
+    }
 
     #[test]
     fn presets_round_trip_by_name() {

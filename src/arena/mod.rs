@@ -322,12 +322,8 @@ impl Contestant for GtpContestant {
     }
 
     fn new_game(&mut self, game: &Game, stop: &AtomicBool) -> Result<(), Fault> {
-        if self.engine.as_ref().is_none_or(|e| e.is_dead()) {
-            self.engine = None;
-            let e = GtpEngine::start(&self.command_line, self.setup_timeout)
-                .map_err(|e| Fault::Crash(format!("restart failed: {e}")))?;
-            self.engine = Some(e);
-        }
+        running_engine(&mut self.engine, &self.command_line, self.setup_timeout)
+            .map_err(|e| Fault::Crash(format!("restart failed: {e}")))?;
         let t = self.setup_timeout;
         for (cmd, args) in start_commands(game) {
             let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
@@ -340,11 +336,7 @@ impl Contestant for GtpContestant {
         }
         // Engines that take KGS rule names get ours; a refusal is only
         // noted by the engine (its own rules then apply, as on KGS).
-        let kgs_name = match game.rules().preset_name() {
-            Some(n @ ("chinese" | "japanese" | "aga" | "new_zealand")) => Some(n),
-            _ => None,
-        };
-        if let Some(n) = kgs_name {
+        if let Some(n) = game.rules().kgs_name() {
             if self.engine.as_ref().is_some_and(|e| e.knows("kgs-rules")) {
                 let _ = self.request("kgs-rules", &[n], t, stop)?;
             }
@@ -430,13 +422,8 @@ impl Referee {
     /// A message when the referee fails, refuses a move or gives no
     /// readable result.
     pub fn score(&mut self, game: &Game, stop: &AtomicBool) -> Result<GameResult, String> {
-        if self.engine.as_ref().is_none_or(|e| e.is_dead()) {
-            self.engine = None;
-            self.engine = Some(
-                GtpEngine::start(&self.command_line, self.timeout).map_err(|e| e.to_string())?,
-            );
-        }
-        let e = self.engine.as_mut().expect("started above");
+        let e = running_engine(&mut self.engine, &self.command_line, self.timeout)
+            .map_err(|e| e.to_string())?;
         let t = self.timeout;
         let mut cmds = start_commands(game);
         for m in game.moves() {
@@ -465,6 +452,20 @@ impl Referee {
             r => Ok(r),
         }
     }
+}
+
+/// The engine in `slot`, (re)started from `command_line` when there is
+/// none or it has died.
+fn running_engine<'a>(
+    slot: &'a mut Option<GtpEngine>,
+    command_line: &str,
+    timeout: Duration,
+) -> Result<&'a mut GtpEngine, EngineError> {
+    if slot.as_ref().is_none_or(|e| e.is_dead()) {
+        *slot = None;
+        *slot = Some(GtpEngine::start(command_line, timeout)?);
+    }
+    Ok(slot.as_mut().expect("started above"))
 }
 
 /// The GTP commands that set an engine up at `game`'s start position:

@@ -1102,17 +1102,12 @@ fn cmd_cputime(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
 
 fn cmd_kgs_rules(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args_n(r, 1)?;
-    let rules = match r.args[0].as_str() {
-        "japanese" => Rules::JAPANESE,
-        "chinese" => Rules::CHINESE,
-        "aga" => Rules::AGA,
-        "new_zealand" => Rules::NEW_ZEALAND,
-        other => {
-            return Err(CommandError::Syntax(format!(
-                "unknown rules '{}'",
-                clip(other)
-            )))
-        }
+    let name = r.args[0].as_str();
+    let Some(rules) = Rules::from_kgs_name(name) else {
+        return Err(CommandError::Syntax(format!(
+            "unknown rules '{}'",
+            clip(name)
+        )));
     };
     e.game.set_rules(rules);
     Ok(String::new())
