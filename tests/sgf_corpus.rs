@@ -5,7 +5,10 @@
 //! Ignored by default (it reads outside the repository); run with
 //! `cargo test --release --test sgf_corpus -- --ignored --nocapture`.
 
+mod sgf_support;
+
 use kosumi::sgf::{self, ReadOptions, ReplayOptions};
+use sgf_support::sgf_files as files;
 use std::path::{Path, PathBuf};
 
 fn corpus() -> PathBuf {
@@ -13,23 +16,6 @@ fn corpus() -> PathBuf {
         Some(p) => PathBuf::from(p),
         None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/sgf-corpus"),
     }
-}
-
-fn files(root: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "sgf") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// Files the corpus README lists as broken or illegal on purpose (syntax

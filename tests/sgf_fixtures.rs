@@ -10,37 +10,26 @@
 //! Regenerate the table (only when fixtures change) with
 //! `KOSUMI_REGENERATE=1 cargo test --release --test sgf_fixtures -- --ignored regenerate`.
 
+mod sgf_support;
+
 use kosumi::color::Color;
 use kosumi::point::Point;
 use kosumi::sgf::{self, ReadOptions, ReplayOptions};
 use kosumi::zobrist;
-use std::path::{Path, PathBuf};
-
-fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("sgf-fixtures")
-}
+use sgf_support::{fixtures_dir, sgf_files};
+use std::path::PathBuf;
 
 fn all_fixtures() -> Vec<String> {
     let root = fixtures_dir();
-    let mut out = Vec::new();
-    let mut stack = vec![root.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "sgf") {
-                out.push(
-                    p.strip_prefix(&root)
-                        .unwrap()
-                        .to_string_lossy()
-                        .replace('\\', "/"),
-                );
-            }
-        }
-    }
-    out.sort();
-    out
+    sgf_files(&root)
+        .iter()
+        .map(|p| {
+            p.strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect()
 }
 
 // ---------------------------------------------------------------------

@@ -7,9 +7,11 @@
 //! The default run is short. For a soak run set `PROPTEST_CASES`, e.g.
 //! `PROPTEST_CASES=200000 cargo test --release --test sgf_fuzz`.
 
+mod sgf_support;
+
 use kosumi::sgf::{self, ReadOptions, ReplayOptions};
 use proptest::prelude::*;
-use std::path::Path;
+use sgf_support::{fixtures_dir, sgf_files};
 use std::sync::OnceLock;
 
 /// The pipeline every input goes through.
@@ -49,19 +51,10 @@ fn exercise(data: &[u8]) {
 fn fixtures() -> &'static Vec<Vec<u8>> {
     static F: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
     F.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("sgf-fixtures");
-        let mut out = Vec::new();
-        let mut stack = vec![root];
-        while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d).unwrap() {
-                let p = e.unwrap().path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.extension().is_some_and(|x| x == "sgf") {
-                    out.push(std::fs::read(p).unwrap());
-                }
-            }
-        }
+        let mut out: Vec<Vec<u8>> = sgf_files(&fixtures_dir())
+            .iter()
+            .map(|p| std::fs::read(p).unwrap())
+            .collect();
         out.sort();
         out
     })

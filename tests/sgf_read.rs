@@ -3,16 +3,16 @@
 //! charsets, escapes, deep nesting, and parse(write(x)) == x for every tree
 //! of every fixture.
 
+mod sgf_support;
+
 use kosumi::color::Color;
 use kosumi::point::{Move, Point};
 use kosumi::sgf::{self, ReadOptions, ReplayOptions, SgfErrorKind};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn fx(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("sgf-fixtures")
-        .join(rel)
+    sgf_support::fixtures_dir().join(rel)
 }
 
 const LENIENT: ReadOptions = ReadOptions { strict: false };
@@ -22,7 +22,7 @@ const STRICT: ReadOptions = ReadOptions { strict: true };
 /// (without the directory), or the warnings.
 fn outcome(rel: &str, strict: bool) -> Result<Vec<String>, String> {
     let path = fx(rel);
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sgf-fixtures");
+    let dir = sgf_support::fixtures_dir();
     let strip = |s: String| s.replace(&format!("{}/", dir.display()), "");
     let c = sgf::read_file(&path, ReadOptions { strict }).map_err(|e| strip(e.to_string()))?;
     let mut warnings = c.warnings.clone();
@@ -427,29 +427,17 @@ fn deep_nesting_reads_writes_and_drops_without_recursion() {
 /// parse(write(x)) == x for every tree of every fixture that parses.
 #[test]
 fn write_then_read_gives_the_same_trees() {
-    let root = fx("");
-    let mut stack = vec![root];
     let mut trees = 0;
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-                continue;
-            }
-            if p.extension().is_none_or(|x| x != "sgf") {
-                continue;
-            }
-            let c = match sgf::read_file(&p, LENIENT) {
-                Ok(c) => c,
-                Err(_) => continue,
-            };
-            let text = sgf::tree::write_collection(&c.trees);
-            let again = sgf::read_str(&text, STRICT)
-                .unwrap_or_else(|e| panic!("{}: {e:?}\n{text}", p.display()));
-            assert_eq!(again.trees, c.trees, "{}", p.display());
-            trees += c.trees.len();
-        }
+    for p in sgf_support::sgf_files(&fx("")) {
+        let c = match sgf::read_file(&p, LENIENT) {
+            Ok(c) => c,
+            Err(_) => continue,
+        };
+        let text = sgf::tree::write_collection(&c.trees);
+        let again = sgf::read_str(&text, STRICT)
+            .unwrap_or_else(|e| panic!("{}: {e:?}\n{text}", p.display()));
+        assert_eq!(again.trees, c.trees, "{}", p.display());
+        trees += c.trees.len();
     }
     assert!(trees >= 320, "{trees} trees");
 }

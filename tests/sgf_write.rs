@@ -6,29 +6,17 @@
 //! (not from the SGF) into DIR, for `.ci/sabaki-roundtrip.js`, which
 //! parses the records with `@sabaki/sgf` and compares.
 
+mod sgf_support;
+
 use kosumi::color::Color;
 use kosumi::game::Game;
 use kosumi::point::{Move, Point};
 use kosumi::rules::{KoRule, Rules};
 use kosumi::sgf::{self, GameInfo, ReadOptions, ReplayOptions};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn fixtures() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("sgf-fixtures");
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "sgf") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    sgf_support::sgf_files(&sgf_support::fixtures_dir())
 }
 
 /// Every game of the fixtures that replays (tolerantly) to the end.
