@@ -483,11 +483,12 @@ fn visits_after_the_opponents_time(ponder: bool, wait: Duration) -> u32 {
 fn pondering_grows_the_tree_the_next_search_uses() {
     // Without pondering the root can hold at most the 200 playouts of the
     // genmove (the subtree of White's reply) plus its own 200.
-    let quiet = visits_after_the_opponents_time(false, Duration::from_millis(600));
+    let quiet = visits_after_the_opponents_time(false, Duration::from_secs(1));
     assert!(quiet <= 400, "{quiet} visits without pondering");
-    // Pondering for 600 ms runs thousands of playouts (a 9x9 search
-    // thread does tens of thousands a second), all under this root.
-    let pondered = visits_after_the_opponents_time(true, Duration::from_millis(600));
+    // Pondering for a second runs thousands of playouts (a 9x9 search
+    // thread does tens of thousands a second, a few thousand on a busy
+    // machine), all under this root.
+    let pondered = visits_after_the_opponents_time(true, Duration::from_secs(1));
     eprintln!("visits: {quiet} without, {pondered} with pondering");
-    assert!(pondered > 2000, "only {pondered} visits after pondering");
+    assert!(pondered > 1000, "only {pondered} visits after pondering");
 }
