@@ -492,3 +492,25 @@ fn pondering_grows_the_tree_the_next_search_uses() {
     eprintln!("visits: {quiet} without, {pondered} with pondering");
     assert!(pondered > 1000, "only {pondered} visits after pondering");
 }
+
+#[test]
+fn a_corner_seki_is_seki_not_dead() {
+    // Black's five stones and White's two inner stones share exactly the
+    // liberties A2 and B1: whoever plays there is captured. The rest of the
+    // board is White's. Chains whose ownership is near zero and that share
+    // a liberty with a living enemy chain are in seki, whatever the dead
+    // threshold.
+    let mut e = search_engine(1000);
+    let setup = "boardsize 7\nkomi 0.5\nplay b a3\nplay b b3\nplay b c3\nplay b c2\n\
+                 play b c1\nplay w b2\nplay w a1\nplay w a4\nplay w b4\nplay w c4\n\
+                 play w d4\nplay w d3\nplay w d2\nplay w d1";
+    for line in setup.lines() {
+        e.execute(line.as_bytes()).unwrap();
+    }
+    let seki = e.execute(b"final_status_list seki").unwrap();
+    let mut names: Vec<&str> = seki.trim_start_matches("= ").split_whitespace().collect();
+    names.sort();
+    assert_eq!(names, ["A1", "A3", "B2", "B3", "C1", "C2", "C3"], "{seki}");
+    let dead = e.execute(b"final_status_list dead").unwrap();
+    assert_eq!(dead.trim_end(), "=", "{dead:?}");
+}
