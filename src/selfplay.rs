@@ -95,8 +95,14 @@ impl SelfplayConfig {
     /// when theirs agree.
     pub fn settings(&self) -> String {
         let g = &self.game;
+        // Written only for handicap games, so that even-game tables from
+        // before the option still merge.
+        let handicap = match g.handicap {
+            0 => String::new(),
+            n => format!(" handicap={n}"),
+        };
         format!(
-            "size={} komi={} rules={} max-moves={} cleanup={} player={} seed={} games={}",
+            "size={} komi={}{handicap} rules={} max-moves={} cleanup={} player={} seed={} games={}",
             g.size,
             g.komi,
             g.rules,
@@ -669,6 +675,24 @@ mod tests {
         }
         all.sort();
         assert_eq!(all, (0..10).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn handicap_is_part_of_the_settings_only_when_given() {
+        let even = SelfplayConfig {
+            game: GameConfig::new(9),
+            games: 4,
+            seed: 1,
+            player: PlayerSpec::default(),
+            jobs: 1,
+            shard: Shard::default(),
+            out: PathBuf::from("x"),
+        };
+        assert!(!even.settings().contains("handicap"), "{}", even.settings());
+        let mut h = even.clone();
+        h.game.handicap = 2;
+        assert!(h.settings().contains(" handicap=2 "), "{}", h.settings());
+        assert_ne!(h.settings(), even.settings());
     }
 
     #[test]
