@@ -118,28 +118,19 @@ impl Rules {
             .map(|(n, _)| *n)
     }
 
-    /// The names kgsGtp's `kgs-rules` uses (exactly these, lower case).
-    pub const KGS_NAMES: [(&'static str, Rules); 4] = [
-        ("japanese", Rules::JAPANESE),
-        ("chinese", Rules::CHINESE),
-        ("aga", Rules::AGA),
-        ("new_zealand", Rules::NEW_ZEALAND),
-    ];
-
-    /// The `kgs-rules` name of these rules, if KGS has one.
+    /// The `kgs-rules` name of these rules: the preset's name, for every
+    /// preset but Tromp-Taylor (KGS has no such rules).
     pub fn kgs_name(&self) -> Option<&'static str> {
-        Rules::KGS_NAMES
-            .iter()
-            .find(|(_, r)| r == self)
-            .map(|(n, _)| *n)
+        self.preset_name().filter(|&n| n != "tromp-taylor")
     }
 
-    /// The rules of a `kgs-rules` name (exact, as kgsGtp sends it).
+    /// The rules of a `kgs-rules` name (exact and lower case, as kgsGtp
+    /// sends it).
     pub fn from_kgs_name(name: &str) -> Option<Rules> {
-        Rules::KGS_NAMES
+        Rules::PRESETS
             .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, r)| *r)
+            .find(|&&(n, _)| n == name && n != "tromp-taylor")
+            .map(|&(_, r)| r)
     }
 
     /// A preset by name: `chinese`, `japanese`, `aga`, `new_zealand`
@@ -187,10 +178,10 @@ mod tests {
 
     #[test]
     fn kgs_names_round_trip_and_tromp_taylor_has_none() {
-        for (name, rules) in Rules::KGS_NAMES {
+        for name in ["japanese", "chinese", "aga", "new_zealand"] {
+            let rules = Rules::preset(name).unwrap();
             assert_eq!(rules.kgs_name(), Some(name));
             assert_eq!(Rules::from_kgs_name(name), Some(rules));
-            assert_eq!(Rules::preset(name).unwrap(), rules);
         }
         assert_eq!(Rules::TROMP_TAYLOR.kgs_name(), None);
         assert_eq!(Rules::from_kgs_name("Chinese"), None);
