@@ -1,6 +1,6 @@
 //! Soak: a long 19x19 analysis must keep the tree under its node cap and
-//! the process's memory under the cap plus a fixed allowance. Ignored by
-//! default (ten minutes); run with
+//! the whole process's memory (peak RSS) under the `--max-memory` budget
+//! the cap comes from. Ignored by default (ten minutes); run with
 //!
 //! ```sh
 //! KOSUMI_SOAK_SECS=600 KOSUMI_SOAK_MB=256 \
@@ -74,5 +74,6 @@ fn long_19x19_analysis_stays_under_the_memory_cap() {
         peak >> 20
     );
     assert!(p.tree_nodes() <= cap_nodes + 1024);
-    assert!(peak <= cap_bytes as u64 + (64 << 20), "peak rss {peak}");
+    // The whole process, not only the tree, stays within the budget.
+    assert!(peak <= cap_bytes as u64, "peak rss {peak}");
 }

@@ -212,10 +212,17 @@ impl Default for SearchConfig {
     }
 }
 
+/// What the process needs besides the tree (code, thread stacks, the
+/// game and its history, analysis buffers; about 5 MiB measured on 19x19),
+/// with room to spare. [`SearchConfig::nodes_for_memory`] keeps it out of
+/// a memory budget.
+pub const NON_TREE_BYTES: usize = 16 << 20;
+
 impl SearchConfig {
-    /// The node cap that fits in `bytes` of tree memory.
+    /// The node cap that keeps the whole process within `bytes`: the tree
+    /// gets the budget less [`NON_TREE_BYTES`], and at least half of it.
     pub fn nodes_for_memory(bytes: usize) -> usize {
-        bytes / NODE_BYTES
+        bytes.saturating_sub(NON_TREE_BYTES).max(bytes / 2) / NODE_BYTES
     }
 }
 
