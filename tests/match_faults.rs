@@ -49,11 +49,18 @@ while IFS= read -r line; do
 done
 "#;
 
+/// The fake engine's script, written once: the tests run in parallel, and
+/// a test that wiped the folder while another started the engine from it
+/// made that one fail.
 fn fake_engine() -> PathBuf {
-    let d = scratch("match-fake-engine");
-    let p = d.join("fake-gtp.sh");
-    std::fs::write(&p, FAKE).unwrap();
-    p
+    static SCRIPT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    SCRIPT
+        .get_or_init(|| {
+            let p = scratch("match-fake-engine").join("fake-gtp.sh");
+            std::fs::write(&p, FAKE).unwrap();
+            p
+        })
+        .clone()
 }
 
 fn play(mode: &str, games: usize, timeout: f64) -> (Vec<MatchGame>, arena::MatchSummary) {
