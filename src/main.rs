@@ -301,6 +301,13 @@ fn install_ctrlc() {
     });
 }
 
+/// Prints a run's summary (`json` or `text` as `--json` asks) and gives
+/// the exit status.
+fn print_summary(as_json: bool, json: String, text: String) -> ExitCode {
+    println!("{}", if as_json { json } else { text });
+    finish_code()
+}
+
 fn progress_bar(len: usize) -> indicatif::ProgressBar {
     let pb = indicatif::ProgressBar::with_draw_target(
         Some(len as u64),
@@ -394,14 +401,7 @@ fn run_selfplay(a: SelfplayArgs) -> ExitCode {
     });
     pb.finish_and_clear();
     match result {
-        Ok(s) => {
-            if a.game.json {
-                println!("{}", s.json());
-            } else {
-                println!("{}", s.text());
-            }
-            finish_code()
-        }
+        Ok(s) => print_summary(a.game.json, s.json(), s.text()),
         Err(e) => {
             eprintln!("kosumi selfplay: {e}");
             ExitCode::FAILURE
@@ -493,14 +493,7 @@ fn run_match(a: MatchArgs) -> ExitCode {
     });
     pb.finish_and_clear();
     match result {
-        Ok(s) => {
-            if a.game.json {
-                println!("{}", s.json());
-            } else {
-                println!("{}", s.text());
-            }
-            finish_code()
-        }
+        Ok(s) => print_summary(a.game.json, s.json(), s.text()),
         Err(e) => {
             eprintln!("kosumi match: {e}");
             ExitCode::FAILURE

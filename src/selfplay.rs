@@ -25,7 +25,7 @@ use crate::arena::{
 use crate::color::clip;
 use crate::color::Color;
 use crate::score::GameResult;
-use crate::stats::{json_f64, json_str, Tally};
+use crate::stats::{json_counts, json_f64, text_counts, Tally};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Write;
@@ -321,11 +321,6 @@ impl SelfplaySummary {
 
     /// The summary for people, several lines.
     pub fn text(&self) -> String {
-        let endings: Vec<String> = self
-            .endings
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
         let pps = match self.playouts_per_second() {
             Some(p) => format!("{p:.0}"),
             None => "n/a (the player runs no playouts)".into(),
@@ -340,7 +335,7 @@ impl SelfplaySummary {
             self.white().describe(),
             self.mean_length(),
             self.resignations(),
-            endings.join(", "),
+            text_counts(&self.endings),
             pps
         )
     }
@@ -357,14 +352,9 @@ impl SelfplaySummary {
                 json_f64(hi)
             )
         };
-        let endings: Vec<String> = self
-            .endings
-            .iter()
-            .map(|(k, v)| format!("{}:{v}", json_str(k)))
-            .collect();
         format!(
             "{{\"kind\":\"selfplay\",\"games\":{},\"black\":{},\"white\":{},\"draws\":{},\
-             \"void\":{},\"mean_length\":{},\"resignations\":{},\"endings\":{{{}}},\
+             \"void\":{},\"mean_length\":{},\"resignations\":{},\"endings\":{},\
              \"playouts\":{},\"seconds\":{},\"playouts_per_second\":{}}}",
             self.games,
             t(&self.black),
@@ -373,7 +363,7 @@ impl SelfplaySummary {
             self.void,
             json_f64(self.mean_length()),
             self.resignations(),
-            endings.join(","),
+            json_counts(&self.endings),
             self.playouts,
             json_f64(self.seconds),
             self.playouts_per_second().map_or("null".into(), json_f64)

@@ -120,6 +120,21 @@ pub fn json_f64(x: f64) -> String {
     }
 }
 
+/// Counts by name as a JSON object: `{"passes":3,"resign":1}`.
+pub fn json_counts(counts: &std::collections::BTreeMap<String, u64>) -> String {
+    let fields: Vec<String> = counts
+        .iter()
+        .map(|(k, v)| format!("{}:{v}", json_str(k)))
+        .collect();
+    format!("{{{}}}", fields.join(","))
+}
+
+/// Counts by name for people: `passes 3, resign 1`.
+pub fn text_counts(counts: &std::collections::BTreeMap<String, u64>) -> String {
+    let fields: Vec<String> = counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    fields.join(", ")
+}
+
 /// A JSON string literal for `s`.
 pub fn json_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);

@@ -29,7 +29,7 @@ use crate::point::{parse_gtp_move, Move};
 use crate::rules::Rules;
 use crate::score::GameResult;
 use crate::sgf::{game_to_sgf, GameInfo};
-use crate::stats::{json_f64, json_str, Tally};
+use crate::stats::{json_counts, json_f64, json_str, text_counts, Tally};
 use engine::{EngineError, GtpEngine};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -1006,11 +1006,6 @@ impl MatchSummary {
 
     /// The summary for people, several lines.
     pub fn text(&self) -> String {
-        let endings: Vec<String> = self
-            .endings
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
         format!(
             "games {}  vs {}\nKosumi wins {}\n  as Black {}\n  as White {}\n\
              void {}  endings: {}\ntime per move: Kosumi {:.3} s, opponent {:.3} s",
@@ -1020,7 +1015,7 @@ impl MatchSummary {
             self.as_black.describe(),
             self.as_white.describe(),
             self.void,
-            endings.join(", "),
+            text_counts(&self.endings),
             self.per_move(0),
             self.per_move(1)
         )
@@ -1040,14 +1035,9 @@ impl MatchSummary {
                 json_f64(hi)
             )
         }
-        let endings: Vec<String> = self
-            .endings
-            .iter()
-            .map(|(k, v)| format!("{}:{v}", json_str(k)))
-            .collect();
         format!(
             "{{\"kind\":\"match\",\"opponent\":{},\"games\":{},\"kosumi\":{},\"as_black\":{},\
-             \"as_white\":{},\"void\":{},\"endings\":{{{}}},\"seconds_per_move\":\
+             \"as_white\":{},\"void\":{},\"endings\":{},\"seconds_per_move\":\
              {{\"kosumi\":{},\"opponent\":{}}}}}",
             json_str(&self.opponent),
             self.games,
@@ -1055,7 +1045,7 @@ impl MatchSummary {
             tally(&self.as_black),
             tally(&self.as_white),
             self.void,
-            endings.join(","),
+            json_counts(&self.endings),
             json_f64(self.per_move(0)),
             json_f64(self.per_move(1))
         )
