@@ -383,3 +383,123 @@ pub(crate) fn cmd_kosumi_candidates(e: &mut Engine, r: &Request) -> Result<Strin
         .collect::<Vec<_>>()
         .join(" "))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::gtp::engine::Config;
+    use crate::player::{CandidateInfo, Player};
+    use crate::point::{parse_gtp_move, Point};
+
+    /// A player that is not the search but offers an analyzer: a fixed
+    /// snapshot, counting its calls.
+    struct Fake {
+        calls: usize,
+    }
+
+    fn snapshot(color: Color) -> Analysis {
+        let c3 = parse_gtp_move("C3", 5).unwrap();
+        let d4 = parse_gtp_move("D4", 5).unwrap();
+        Analysis {
+            color,
+            visits: 10,
+            playouts: 10,
+            winrate: 0.6,
+            score_lead: 1.0,
+            candidates: vec![CandidateInfo {
+                mv: c3,
+                visits: 7,
+                winrate: 0.6,
+                prior: 0.5,
+                lcb: 0.4,
+                order: 0,
+                pv: vec![c3, d4],
+            }],
+            ownership: Vec::new(),
+        }
+    }
+
+    impl Player for Fake {
+        fn name(&self) -> String {
+            "fake".into()
+        }
+        fn genmove(&mut self, _: &GenmoveRequest<'_>) -> Decision {
+            Decision::Play(Move::Pass)
+        }
+        fn analyzer(&mut self) -> Option<&mut dyn Analyzer> {
+            Some(self)
+        }
+    }
+
+    impl Analyzer for Fake {
+        fn analyze(
+            &mut self,
+            _: &crate::game::Game,
+            color: Color,
+            playouts: Option<u64>,
+            _: Option<&AtomicBool>,
+            _: Duration,
+            on_update: &mut dyn FnMut(&Analysis),
+        ) -> Analysis {
+            assert_eq!(playouts, Some(1000), "no I/O loop: the short limit");
+            self.calls += 1;
+            let a = snapshot(color);
+            on_update(&a);
+            a
+        }
+        fn genmove_analyze(
+            &mut self,
+            _: &GenmoveRequest<'_>,
+            _: Duration,
+            _: &mut dyn FnMut(&Analysis),
+        ) -> Decision {
+            Decision::Play(parse_gtp_move("C3", 5).unwrap())
+        }
+        fn dead_stones(&self, _: &Board, _: &[f32]) -> Vec<Point> {
+            Vec::new()
+        }
+    }
+
+    fn engine() -> Engine {
+        let config = Config {
+            size: 5,
+            ..Config::default()
+        };
+        Engine::new(config, Box::new(Fake { calls: 0 }))
+    }
+
+    #[test]
+    fn any_player_with_an_analyzer_answers_analysis() {
+        let mut e = engine();
+        assert_eq!(
+            e.execute(b"kosumi-pv w").as_deref(),
+            Some("= W C3 B D4\n\n")
+        );
+        assert_eq!(
+            e.execute(b"kosumi-candidates").as_deref(),
+            Some("= C3 7\n\n")
+        );
+        let out = e.execute(b"lz-analyze b 1").unwrap();
+        assert!(
+            out.starts_with("=\ninfo move C3 visits 7 winrate 6000"),
+            "{out}"
+        );
+        assert_eq!(
+            e.execute(b"lz-genmove_analyze b").as_deref(),
+            Some("=\nplay C3\n\n")
+        );
+        assert_eq!(e.game().moves().len(), 1);
+    }
+
+    #[test]
+    fn a_player_without_one_gets_the_error() {
+        let mut e = Engine::with_random_player(Config::default());
+        assert_eq!(
+            e.execute(b"lz-analyze").as_deref(),
+            Some("? analysis needs the search player (not --player random)\n\n")
+        );
+        assert!(e.player.analyzer().is_none());
+        assert!(!e.player.cleans_up());
+    }
+}
