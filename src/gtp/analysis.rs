@@ -2,7 +2,7 @@
 //! `kata-analyze`, `lz-genmove_analyze`, `kata-genmove_analyze`), the
 //! one-shot `kosumi-pv` and `kosumi-candidates`, and thinking on the
 //! opponent's time. All of it goes through the player's
-//! [`Analyzer`](crate::player::Analyzer); a player without one gets an
+//! [`Analyzer`]; a player without one gets an
 //! error (and no pondering).
 
 use crate::color::{clip, Color};

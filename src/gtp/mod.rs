@@ -1,6 +1,6 @@
 //! The Go Text Protocol (GTP v2) engine.
 //!
-//! - [`line`]: preprocessing of a command line exactly as the
+//! - [`line`](mod@line): preprocessing of a command line exactly as the
 //!   specification says, and its split into id, name and arguments.
 //! - [`args`]: reading a command's arguments, with typed errors.
 //! - [`engine`]: the engine state and dispatch; a line in, a response out,
