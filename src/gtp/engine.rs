@@ -1,5 +1,6 @@
 //! The GTP engine: its state, and one function from a command line to its
-//! response. No I/O here (the loop in [`crate::gtp::io`] drives it).
+//! response. No I/O here: the loop in `gtp/io.rs` drives it, and this
+//! module never imports it.
 //!
 //! Dispatch goes through the one command table ([`crate::gtp::table`]);
 //! names match exactly and case-sensitively. The handlers live by topic in
