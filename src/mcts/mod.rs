@@ -28,8 +28,7 @@ pub mod tree;
 use crate::board::Board;
 use crate::color::Color;
 use crate::game::{Game, PlayedMove};
-pub use crate::player::{Analysis, CandidateInfo};
-use crate::player::{Analyzer, Decision, GenmoveRequest, Player};
+use crate::player::{Decision, GenmoveRequest, Player};
 use crate::point::{Move, Point};
 use crate::rules::Rules;
 pub use search::Limits;
@@ -38,6 +37,10 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
 pub use time::TimeBudget;
 use tree::{encode_move, Tree, NODE_BYTES, PASS};
+
+// The snapshot types live in `player`, beside the `Analyzer` trait that
+// hands them out; re-exported here where the search makes them.
+pub use crate::player::{Analysis, Analyzer, CandidateInfo};
 
 /// Every knob of the search, the playout policy, time control and game end.
 #[derive(Clone, Debug)]
