@@ -22,6 +22,7 @@
 //! - [`gtp`]: the GTP v2 engine: line preprocessing, one command table,
 //!   the engine as a line-to-response function, the stdin/stdout loop.
 //! - [`stats`]: win rates with Wilson intervals, tallies, JSON text.
+//! - [`sprt`]: the sequential probability ratio test of `match --sprt`.
 //! - [`arena`]: games between our players and outside GTP engines, with
 //!   faults recorded; matches.
 //! - [`selfplay`]: deterministic, shardable self-play and its summaries.
@@ -41,6 +42,7 @@ pub mod rules;
 pub mod score;
 pub mod selfplay;
 pub mod sgf;
+pub mod sprt;
 pub mod stats;
 pub mod zobrist;
 
