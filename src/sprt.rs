@@ -318,11 +318,13 @@ mod tests {
     #[test]
     fn llr_sign_follows_the_results() {
         let c = config();
-        let mut even = Pentanomial::default();
-        even.counts = [10, 0, 30, 0, 10];
+        let even = Pentanomial {
+            counts: [10, 0, 30, 0, 10],
+        };
         assert!(even.llr(&c) < 0.0);
-        let mut strong = Pentanomial::default();
-        strong.counts = [5, 0, 30, 0, 15];
+        let strong = Pentanomial {
+            counts: [5, 0, 30, 0, 15],
+        };
         assert!(strong.llr(&c) > 0.0);
         assert_eq!(Pentanomial::default().llr(&c), 0.0);
     }
@@ -345,7 +347,7 @@ mod tests {
     #[test]
     fn stops_on_clear_evidence() {
         let c = config();
-        let mut p = Pentanomial::default();
+        let mut p = Pentanomial { counts: [0; 5] };
         // A side that scores 70% over 200 pairs: H1 (10 Elo) is accepted;
         // over 100 pairs it is not yet (the LLR grows by about
         // (s1 - s0)(2 mean - s0 - s1) / (2 var) a pair, 0.025 here).
