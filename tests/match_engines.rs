@@ -235,7 +235,7 @@ fn sprt_match_stops_once_decided_and_pairs_share_a_seed() {
     assert!(out.status.success(), "match failed: {err}");
     let json = String::from_utf8(out.stdout).unwrap();
     let games = field(&json, "games");
-    assert!(games < 60 && games % 2 == 0, "{json}");
+    assert!(games < 60 && games.is_multiple_of(2), "{json}");
     let sprt = &json[json.find("\"sprt\":").expect("sprt field")..];
     assert_eq!(str_field(sprt, "verdict"), "H1 accepted", "{json}");
     assert_eq!(field(sprt, "pairs") * 2, games, "{json}");
