@@ -2,6 +2,7 @@
 //!
 //! Modules, lowest layer first; a module uses only modules above it here:
 //!
+//! - [`files`]: reading outside files with a size cap, regular files only.
 //! - [`color`]: `Color` and its text forms.
 //! - [`point`]: `Point`, `Move`, board geometry for sizes 2..=25, GTP vertex
 //!   and SGF coordinate text.
@@ -31,6 +32,7 @@
 pub mod board;
 pub mod clock;
 pub mod color;
+pub mod files;
 pub mod game;
 pub mod gtp;
 pub mod mcts;

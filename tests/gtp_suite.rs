@@ -4,6 +4,8 @@
 //!
 //! - `analysis`: the `info` line format read back the way Sabaki reads
 //!   it, and analysis stopped by the next command at the built binary;
+//! - `hostile`: files that are not regular or too large, and the end of
+//!   input during a long search, at the built binary;
 //! - `golden`: transcripts `tests/gtp/*.gtp` against `*.out`, no I/O;
 //! - `engine`: the engine and the I/O loop in process (clocks, clean-up,
 //!   interrupts, pipelining, hostile lines, SGF round trip);
@@ -25,6 +27,8 @@ mod fuzz;
 mod gnugo;
 #[path = "gtp/golden.rs"]
 mod golden;
+#[path = "gtp/hostile.rs"]
+mod hostile;
 #[path = "gtp/process.rs"]
 mod process;
 #[path = "gtp/regress.rs"]

@@ -7,6 +7,12 @@
 //! (and, being a comment, gets no response). Every queued line is still
 //! answered in order. [`InputSignal`] counts the lines read, so a streaming
 //! command can stop when any new input arrives.
+//!
+//! The end of input stops whatever runs for the last line read (a
+//! `genmove` search, an analysis, pondering) within a fraction of a
+//! second; the loop answers it and returns, and the process exits 0. A
+//! command with more lines queued after it runs to its end, so a script
+//! piped in and ending in `quit` gets every answer in full.
 
 use super::engine::Engine;
 use super::line;
@@ -115,7 +121,9 @@ where
                 }
             }
             reader_signal.eof.store(true, Ordering::SeqCst);
-            if reader_signal.streaming.load(Ordering::SeqCst) {
+            if reader_signal.streaming.load(Ordering::SeqCst)
+                || reader_signal.running.load(Ordering::SeqCst) == seq
+            {
                 reader_stop.store(true, Ordering::SeqCst);
             }
         })?;
@@ -125,7 +133,15 @@ where
         // look: the reader stores the sequence number before the flag, so
         // an interrupt racing with this is never lost.
         stop.store(false, Ordering::SeqCst);
+        signal.running.store(raw.seq, Ordering::SeqCst);
         if signal.last_interrupt.load(Ordering::SeqCst) > raw.seq {
+            stop.store(true, Ordering::SeqCst);
+        }
+        // The end of input with nothing queued after this line stops it
+        // (a search too: nobody waits for its answer). The reader stores
+        // `eof` before it reads `running`, and this loop stores `running`
+        // before it reads `eof`, so one of the two always sees the other.
+        if signal.ended_after(raw.seq) {
             stop.store(true, Ordering::SeqCst);
         }
         engine.set_input(signal.clone(), raw.seq);

@@ -17,11 +17,21 @@ pub struct InputSignal {
     /// Set at the end of input (or a read error): a streaming command stops
     /// then too, so that the engine can exit.
     pub eof: AtomicBool,
+    /// Sequence number of the line being answered (0: none yet). When the
+    /// input ends with nothing queued after this line, whatever it runs
+    /// (a `genmove` search too) is stopped: nobody is left to wait for it.
+    pub running: AtomicU64,
 }
 
 impl InputSignal {
     /// Whether any line arrived after line `seq`, or the input ended.
     pub fn input_after(&self, seq: u64) -> bool {
         self.lines_read.load(Ordering::SeqCst) > seq || self.eof.load(Ordering::SeqCst)
+    }
+
+    /// Whether the input ended right after line `seq` (no line queued
+    /// after it): then the command answering it should stop.
+    pub fn ended_after(&self, seq: u64) -> bool {
+        self.eof.load(Ordering::SeqCst) && self.lines_read.load(Ordering::SeqCst) == seq
     }
 }

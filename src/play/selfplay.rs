@@ -311,6 +311,15 @@ pub fn run(
     }
 }
 
+/// The text of a table (a regular file of at most
+/// [`crate::files::MAX_FILE_BYTES`]).
+fn read_table(f: &Path) -> Result<String, SelfplayError> {
+    let bytes =
+        crate::files::read_capped(f).map_err(|e| SelfplayError::Io(f.to_path_buf(), e.into()))?;
+    String::from_utf8(bytes)
+        .map_err(|_| SelfplayError::Parse(f.to_path_buf(), 1, "not UTF-8 text".into()))
+}
+
 /// Reads every `selfplay-*.tsv` table in `dirs` and merges them: tables
 /// must share their settings; a game found twice is counted once (and
 /// must agree).
@@ -339,7 +348,7 @@ pub fn summarize(dirs: &[PathBuf]) -> Result<Summarized, SelfplayError> {
     let mut duplicates = 0;
     let mut torn = 0;
     for f in &files {
-        let text = std::fs::read_to_string(f).map_err(|e| SelfplayError::Io(f.clone(), e))?;
+        let text = read_table(f)?;
         let mut have_settings = false;
         let complete = text.ends_with('\n');
         let lines: Vec<&str> = text.lines().collect();

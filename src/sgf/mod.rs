@@ -157,16 +157,19 @@ impl SgfError {
     }
 }
 
-/// Reads every game tree of the file at `path`.
+/// Reads every game tree of the file at `path`: a regular file of at most
+/// [`crate::files::MAX_FILE_BYTES`] (64 MiB); a FIFO, device or directory
+/// is refused before anything is read.
 ///
 /// # Errors
-/// [`SgfErrorKind::Io`] or [`SgfErrorKind::Syntax`].
+/// [`SgfErrorKind::Io`] (also for a file that is too large or not a
+/// regular file) or [`SgfErrorKind::Syntax`].
 pub fn read_file(path: &Path, opts: ReadOptions) -> Result<Collection, SgfError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| SgfError {
+    let bytes = crate::files::read_capped(path).map_err(|e| SgfError {
         file: name.clone(),
         pos: Pos { line: 0, column: 0 },
-        kind: SgfErrorKind::Io(e.to_string().to_lowercase()),
+        kind: SgfErrorKind::Io(e.to_string()),
     })?;
     read_bytes(&bytes, opts).map_err(|e| SgfError::syntax(&name, e))
 }
