@@ -3,6 +3,8 @@
 //! Modules, lowest layer first; a module uses only modules above it here:
 //!
 //! - [`files`]: reading outside files with a size cap, regular files only.
+//! - [`settings`]: the command line's numbers, validated once for every
+//!   subcommand.
 //! - [`color`]: `Color` and its text forms.
 //! - [`point`]: `Point`, `Move`, board geometry for sizes 2..=25, GTP vertex
 //!   and SGF coordinate text.
@@ -42,6 +44,7 @@ pub mod playout;
 pub mod point;
 pub mod rules;
 pub mod score;
+pub mod settings;
 pub mod sgf;
 pub mod sprt;
 pub mod stats;

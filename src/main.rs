@@ -21,20 +21,20 @@ struct GtpArgs {
     #[arg(long, default_value = "chinese", value_parser = |s: &str| s.parse::<kosumi::Rules>().map_err(|e| e.to_string()))]
     rules: kosumi::Rules,
     /// Komi.
-    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true, value_parser = kosumi::settings::komi)]
     komi: f32,
     /// Board size at start.
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u64).range(2..=25))]
     size: u64,
-    /// Search threads (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
-    threads: Option<u64>,
+    /// Search threads (default: all cores; at most 4 x the cores).
+    #[arg(long, value_parser = kosumi::settings::threads)]
+    threads: Option<usize>,
     /// Playouts per move (also bounds analysis without the I/O loop).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = kosumi::settings::playouts)]
     playouts: Option<u64>,
     /// Seconds per move (a cap besides the clock; default: the clock, or 1 s
-    /// per move without one).
-    #[arg(long)]
+    /// per move without one; at most a day).
+    #[arg(long, value_parser = kosumi::settings::seconds)]
     time: Option<f64>,
     /// Tree memory cap in MiB.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
@@ -44,7 +44,7 @@ struct GtpArgs {
     no_resign: bool,
     /// Dynamic komi in handicap games: points per handicap stone at the
     /// start, falling to nothing by mid-game (0 turns it off).
-    #[arg(long, value_name = "POINTS", default_value_t = 7.0)]
+    #[arg(long, value_name = "POINTS", default_value_t = 7.0, value_parser = kosumi::settings::dyn_komi)]
     dyn_komi: f32,
     /// Think on the opponent's time (until the next command arrives).
     #[arg(long)]
@@ -61,17 +61,9 @@ struct GtpArgs {
 }
 
 fn run_gtp(a: GtpArgs) -> ExitCode {
-    if !a.komi.is_finite()
-        || a.time.is_some_and(|t| !t.is_finite() || t <= 0.0)
-        || !(a.dyn_komi.is_finite() && (0.0..=100.0).contains(&a.dyn_komi))
-    {
-        eprintln!("kosumi: invalid --komi, --time or --dyn-komi");
-        return ExitCode::from(2);
-    }
-    let threads = a.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |t| t as usize,
-    );
+    let threads = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let config = kosumi::gtp::Config {
         size: a.size as usize,
         komi: a.komi,
@@ -126,7 +118,7 @@ enum Command {
         #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u64).range(2..=25))]
         size: u64,
         /// Number of playouts.
-        #[arg(long, default_value_t = 20000)]
+        #[arg(long, default_value_t = 20000, value_parser = kosumi::settings::playouts)]
         playouts: u64,
         /// Random seed.
         #[arg(long, default_value_t = 1)]
@@ -134,9 +126,9 @@ enum Command {
         /// Benchmark the tree search instead (playouts per search, default 20000).
         #[arg(long)]
         search: bool,
-        /// Search threads (with --search).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
-        threads: u64,
+        /// Search threads (with --search; at most 4 x the cores).
+        #[arg(long, default_value_t = 1, value_parser = kosumi::settings::threads)]
+        threads: usize,
         /// Start position (with --search): `empty` or `middle`.
         #[arg(long, default_value = "empty", value_parser = ["empty", "middle"])]
         position: String,
@@ -191,13 +183,13 @@ enum Command {
 #[derive(Args, Clone)]
 struct GameArgs {
     /// Number of games (for a sharded self-play run: of the whole run).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = kosumi::settings::games)]
     games: usize,
     /// Board size.
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u64).range(2..=25))]
     size: u64,
     /// Komi.
-    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true, value_parser = kosumi::settings::komi)]
     komi: f32,
     /// Rules: chinese, japanese, aga, new_zealand, tromp-taylor.
     #[arg(long, default_value = "chinese", value_parser = parse_rules)]
@@ -206,27 +198,27 @@ struct GameArgs {
     #[arg(long, default_value = "search", value_parser = parse_player_kind)]
     player: kosumi::play::PlayerKind,
     /// Kosumi's playouts per move (for the search player).
-    #[arg(long)]
+    #[arg(long, value_parser = kosumi::settings::playouts)]
     playouts: Option<u64>,
-    /// Kosumi's seconds per move (for the search player).
-    #[arg(long)]
+    /// Kosumi's seconds per move (for the search player; at most a day).
+    #[arg(long, value_parser = kosumi::settings::seconds)]
     time: Option<f64>,
-    /// Kosumi's search threads.
-    #[arg(long, default_value_t = 1)]
+    /// Kosumi's search threads (at most 4 x the cores).
+    #[arg(long, default_value_t = 1, value_parser = kosumi::settings::threads)]
     threads: usize,
     /// Fixed handicap stones for Black (White moves first); 0 for none.
     #[arg(long, default_value_t = 0)]
     handicap: usize,
     /// Kosumi's dynamic komi in handicap games, points per handicap stone
     /// at the start (0 turns it off; default 7).
-    #[arg(long, value_name = "POINTS")]
+    #[arg(long, value_name = "POINTS", value_parser = kosumi::settings::dyn_komi)]
     dyn_komi: Option<f32>,
     /// Base random seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Moves (passes counted) after which a game is stopped and counted;
     /// default 3 x size x size.
-    #[arg(long)]
+    #[arg(long, value_parser = kosumi::settings::max_moves)]
     max_moves: Option<usize>,
     /// Print the summary as one JSON line.
     #[arg(long)]
@@ -241,7 +233,7 @@ struct SelfplayArgs {
     #[arg(long)]
     out: Option<std::path::PathBuf>,
     /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = kosumi::settings::jobs)]
     jobs: usize,
     /// Play only shard I of N (0-based; the games with index % N == I).
     #[arg(long, value_parser = parse_shard)]
@@ -273,8 +265,8 @@ struct MatchArgs {
     #[arg(long)]
     referee: Option<String>,
     /// Seconds a side may take for one move (or a command) before it loses
-    /// on time.
-    #[arg(long, default_value_t = 60.0)]
+    /// on time (at most a day).
+    #[arg(long, default_value_t = 60.0, value_parser = kosumi::settings::seconds)]
     move_timeout: f64,
     /// Output directory for the SGF files (none written without it).
     #[arg(long)]
@@ -333,24 +325,6 @@ fn progress_bar(len: usize) -> indicatif::ProgressBar {
     pb
 }
 
-/// Checks the numbers clap cannot: komi and time must be finite.
-fn check_game_args(g: &GameArgs) -> Result<(), String> {
-    if !g.komi.is_finite() || g.komi.abs() > 1000.0 {
-        return Err(format!("--komi {} is not a usable komi", g.komi));
-    }
-    if let Some(t) = g.time {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(format!("--time {t} is not a positive number of seconds"));
-        }
-    }
-    if let Some(k) = g.dyn_komi {
-        if !(k.is_finite() && (0.0..=100.0).contains(&k)) {
-            return Err(format!("--dyn-komi {k} is not between 0 and 100 points"));
-        }
-    }
-    Ok(())
-}
-
 fn game_config(g: &GameArgs) -> kosumi::play::GameConfig {
     let size = g.size as usize;
     let mut cfg = kosumi::play::GameConfig::new(size);
@@ -358,7 +332,7 @@ fn game_config(g: &GameArgs) -> kosumi::play::GameConfig {
     cfg.rules = g.rules;
     cfg.handicap = g.handicap;
     if let Some(m) = g.max_moves {
-        cfg.max_moves = m.max(1);
+        cfg.max_moves = m;
     }
     cfg
 }
@@ -376,7 +350,7 @@ fn player_spec(g: &GameArgs) -> kosumi::play::PlayerSpec {
         kind: g.player,
         playouts: g.playouts,
         time: g.time,
-        threads: g.threads.max(1),
+        threads: g.threads,
         dyn_komi: g.dyn_komi,
     }
 }
@@ -387,16 +361,12 @@ fn run_selfplay(a: SelfplayArgs) -> ExitCode {
         eprintln!("kosumi selfplay: --out DIR is required");
         return ExitCode::from(2);
     };
-    if let Err(e) = check_game_args(&a.game) {
-        eprintln!("kosumi selfplay: {e}");
-        return ExitCode::from(2);
-    }
     let cfg = selfplay::SelfplayConfig {
         game: game_config(&a.game),
         games: a.game.games,
         seed: a.game.seed,
         player: player_spec(&a.game),
-        jobs: a.jobs.max(1),
+        jobs: a.jobs,
         shard: a.shard.unwrap_or_default(),
         out,
     };
@@ -443,14 +413,6 @@ fn run_summarize(dirs: Vec<std::path::PathBuf>, json: bool) -> ExitCode {
 
 fn run_match(a: MatchArgs) -> ExitCode {
     use kosumi::play;
-    if let Err(e) = check_game_args(&a.game) {
-        eprintln!("kosumi match: {e}");
-        return ExitCode::from(2);
-    }
-    if !(a.move_timeout > 0.0 && a.move_timeout.is_finite()) {
-        eprintln!("kosumi match: --move-timeout must be a positive number of seconds");
-        return ExitCode::from(2);
-    }
     let mut game = game_config(&a.game);
     game.move_timeout = Some(std::time::Duration::from_secs_f64(a.move_timeout));
     let cfg = play::MatchConfig {
@@ -569,13 +531,7 @@ fn main() -> ExitCode {
                 eprintln!("kosumi: cannot set up a {size}x{size} {position} position");
                 return ExitCode::FAILURE;
             };
-            let r = kosumi::mcts::bench_search(
-                &game,
-                threads as usize,
-                playouts,
-                repeat as usize,
-                seed,
-            );
+            let r = kosumi::mcts::bench_search(&game, threads, playouts, repeat as usize, seed);
             let rates: Vec<String> = r.rates.iter().map(|x| format!("{x:.0}")).collect();
             println!(
                 "search size={size} position={position} threads={threads} playouts={playouts} median_playouts_per_s={:.0} runs=[{}] nodes={}",

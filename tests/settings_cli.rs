@@ -1,0 +1,97 @@
+//! Every bad setting on every subcommand is refused before anything runs,
+//! with clap's message and exit status 2 (issue 14: `gtp`, `bench`,
+//! `selfplay` and `match` share one validation, `kosumi::settings`).
+
+use std::process::{Command, Stdio};
+
+fn kosumi() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_kosumi"))
+}
+
+/// Runs `args` with stdin closed and asserts exit status 2 and a message
+/// naming `option`.
+fn refused(args: &[&str], option: &str) {
+    let out = kosumi().args(args).stdin(Stdio::null()).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?} not refused: {err}");
+    assert!(
+        err.contains("invalid value") && err.contains(option),
+        "{args:?}: {err}"
+    );
+    assert!(out.stdout.is_empty(), "{args:?} printed something");
+}
+
+const TOO_MANY_THREADS: &str = "100000";
+
+#[test]
+fn gtp_refuses_each_bad_setting() {
+    for prefix in [&[][..], &["gtp"][..]] {
+        for (opt, bad) in [
+            ("--threads", "0"),
+            ("--threads", TOO_MANY_THREADS),
+            ("--playouts", "0"),
+            ("--time", "0"),
+            ("--time", "-2"),
+            ("--time", "NaN"),
+            ("--time", "1e300"),
+            ("--komi", "inf"),
+            ("--dyn-komi", "-1"),
+        ] {
+            let mut args = prefix.to_vec();
+            let given = format!("{opt}={bad}");
+            args.push(&given);
+            refused(&args, opt);
+        }
+    }
+}
+
+#[test]
+fn bench_refuses_each_bad_setting() {
+    for (opt, bad) in [
+        ("--threads", "0"),
+        ("--threads", TOO_MANY_THREADS),
+        ("--playouts", "0"),
+    ] {
+        refused(&["bench", "--search", opt, bad], opt);
+        refused(&["bench", opt, bad], opt);
+    }
+}
+
+/// Settings `selfplay` and `match` share.
+const GAME_SETTINGS: [(&str, &str); 11] = [
+    ("--threads", "0"),
+    ("--threads", TOO_MANY_THREADS),
+    ("--playouts", "0"),
+    ("--max-moves", "0"),
+    ("--games", "0"),
+    ("--time", "0"),
+    ("--time", "1e300"),
+    ("--time", "inf"),
+    ("--komi", "NaN"),
+    ("--komi", "1e9"),
+    ("--dyn-komi", "101"),
+];
+
+#[test]
+fn selfplay_refuses_each_bad_setting() {
+    let out = std::env::temp_dir().join(format!("kosumi-settings-{}", std::process::id()));
+    let out = out.to_str().unwrap();
+    for (opt, bad) in GAME_SETTINGS.iter().copied().chain([("--jobs", "0")]) {
+        refused(&["selfplay", "--out", out, opt, bad], opt);
+    }
+    assert!(
+        !std::path::Path::new(out).exists(),
+        "a refused run made its --out"
+    );
+}
+
+#[test]
+fn match_refuses_each_bad_setting() {
+    let settings = GAME_SETTINGS
+        .iter()
+        .copied()
+        .chain([("--move-timeout", "0"), ("--move-timeout", "1e300")]);
+    for (opt, bad) in settings {
+        refused(&["match", "--opponent", "false", opt, bad], opt);
+    }
+}
