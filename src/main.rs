@@ -382,6 +382,10 @@ fn run_selfplay(a: SelfplayArgs) -> ExitCode {
     pb.finish_and_clear();
     match result {
         Ok(s) => print_summary(a.game.json, s.json(), s.text()),
+        Err(e @ kosumi::play::selfplay::SelfplayError::OutInUse(..)) => {
+            eprintln!("kosumi selfplay: {e}");
+            ExitCode::from(2)
+        }
         Err(e) => {
             eprintln!("kosumi selfplay: {e}");
             ExitCode::FAILURE
@@ -399,6 +403,13 @@ fn run_summarize(dirs: Vec<std::path::PathBuf>, json: bool) -> ExitCode {
                     "tables {}  games present {} of {}  duplicates {}  torn rows {}",
                     m.tables, m.present, m.expected, m.duplicates, m.torn
                 );
+                if m.unrecorded > 0 || m.missing > 0 {
+                    println!(
+                        "records without a row {} (not counted; resume the run to replay them)  \
+                         rows without a record {}",
+                        m.unrecorded, m.missing
+                    );
+                }
                 println!("settings: {}", m.settings);
                 println!("{}", m.summary.text());
             }
@@ -426,9 +437,30 @@ fn run_match(a: MatchArgs) -> ExitCode {
         sprt: a.sprt,
     };
     if let Some(out) = &a.out {
-        if let Err(e) = std::fs::create_dir_all(out) {
-            eprintln!("kosumi match: {}: {e}", out.display());
+        if let Err(e) = play::prepare_out_dir(out) {
+            eprintln!("kosumi match: --out {}: {e}", out.display());
             return ExitCode::FAILURE;
+        }
+        match play::run_files(out) {
+            Ok(names) if names.is_empty() => {}
+            Ok(names) => {
+                eprintln!(
+                    "kosumi match: --out {} already holds a run's files ({}{}); a match never \
+                     overwrites them: give a new --out directory, or delete those files",
+                    out.display(),
+                    names[0],
+                    if names.len() > 1 {
+                        format!(" and {} more", names.len() - 1)
+                    } else {
+                        String::new()
+                    }
+                );
+                return ExitCode::from(2);
+            }
+            Err(e) => {
+                eprintln!("kosumi match: --out {}: {e}", out.display());
+                return ExitCode::FAILURE;
+            }
         }
     }
     install_ctrlc();

@@ -50,6 +50,6 @@ pub use client::{ClientError, GtpClient};
 pub use contestant::{Contestant, Fault, GtpContestant, LocalContestant, Reply};
 pub use game::{play_game, Ending, GameConfig, GameRecord};
 pub use matches::{run_match, MatchConfig, MatchError, MatchGame, MatchSummary};
-pub use record::{record_to_sgf, write_atomic};
+pub use record::{prepare_out_dir, record_to_sgf, run_files, write_atomic};
 pub use referee::Referee;
 pub use spec::{make_player, mix_seed, PlayerKind, PlayerSpec};

@@ -58,3 +58,34 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     }
     r
 }
+
+/// Makes the output directory `dir` (and its parents) and checks that a
+/// file can be written in it, before the first game is played.
+///
+/// # Errors
+/// The I/O error of making the directory or of the test write.
+pub fn prepare_out_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let probe = dir.join(".kosumi-write-test");
+    write_atomic(&probe, b"")?;
+    std::fs::remove_file(&probe)
+}
+
+/// The names in `dir` that a Kosumi run writes (game records
+/// `game-NNNNNN.sgf` and self-play tables `selfplay-*.tsv`), sorted.
+///
+/// # Errors
+/// The I/O error of reading the directory.
+pub fn run_files(dir: &Path) -> std::io::Result<Vec<String>> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        let record = name.starts_with("game-") && name.ends_with(".sgf");
+        let table = name.starts_with("selfplay-") && name.ends_with(".tsv");
+        if record || table {
+            names.push(name);
+        }
+    }
+    names.sort();
+    Ok(names)
+}

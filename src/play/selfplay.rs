@@ -204,6 +204,9 @@ pub enum SelfplayError {
     NoTables,
     /// The settings fail [`GameConfig::check`].
     Config(String),
+    /// The output directory holds another run's files (the directory, what
+    /// was found).
+    OutInUse(PathBuf, String),
 }
 
 impl fmt::Display for SelfplayError {
@@ -214,6 +217,12 @@ impl fmt::Display for SelfplayError {
             SelfplayError::Mixed(e) => f.write_str(e),
             SelfplayError::NoTables => f.write_str("no selfplay-*.tsv table found"),
             SelfplayError::Config(e) => f.write_str(e),
+            SelfplayError::OutInUse(d, what) => write!(
+                f,
+                "{} holds another run's files ({what}); give a new --out directory, \
+                 or delete those files to start over (the same settings resume a run)",
+                d.display()
+            ),
         }
     }
 }
@@ -221,12 +230,21 @@ impl fmt::Display for SelfplayError {
 impl std::error::Error for SelfplayError {}
 
 /// Plays this shard's games with `cfg.jobs` games at a time, writing each
-/// SGF and table row as the game finishes, and calling `on_game` (in the
-/// calling thread) after each. Stops starting games when `stop` is raised;
-/// games cut off are not kept.
+/// SGF and then its table row as the game finishes, and calling `on_game`
+/// (in the calling thread) after each. Stops starting games when `stop` is
+/// raised; games cut off are not kept.
+///
+/// An `--out` directory that already holds this shard's table with the
+/// same settings resumes the run: the games with a row and a record are
+/// kept (and passed to `on_game` first), the others are played, a record
+/// without a row (a kill between the two writes) is played again and
+/// replaced by the same bytes. A directory holding another run's files is
+/// refused ([`SelfplayError::OutInUse`]); files that are not Kosumi's are
+/// left alone.
 ///
 /// # Errors
 /// [`SelfplayError::Config`] for settings that fail [`GameConfig::check`];
+/// [`SelfplayError::OutInUse`] for a directory with another run's files;
 /// [`SelfplayError::Io`] if the directory, a record or the table cannot be
 /// written.
 pub fn run(
@@ -239,22 +257,37 @@ pub fn run(
         move |e| SelfplayError::Io(p, e)
     };
     cfg.game.check().map_err(SelfplayError::Config)?;
-    std::fs::create_dir_all(&cfg.out).map_err(io(&cfg.out))?;
+    super::record::prepare_out_dir(&cfg.out).map_err(io(&cfg.out))?;
     let table_path = cfg.table_path();
-    let header = format!(
+    let done = prepare_out(cfg)?;
+    let mut header = format!(
         "# kosumi selfplay table 1\n# settings: {}\n# shard: {}\n\
          index\tseed\tresult\tlength\tending\tplayouts\tseconds\tfile\n",
         cfg.settings(),
         cfg.shard
     );
-    let mut table = std::fs::File::create(&table_path).map_err(io(&table_path))?;
-    table
-        .write_all(header.as_bytes())
+    for line in done.values() {
+        header.push_str(&line.row());
+    }
+    // The table is rewritten whole (the rows kept, a torn one dropped),
+    // then appended to.
+    write_atomic(&table_path, header.as_bytes()).map_err(io(&table_path))?;
+    let mut table = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&table_path)
         .map_err(io(&table_path))?;
 
-    let indices = cfg.indices();
-    let next = AtomicUsize::new(0);
     let mut summary = SelfplaySummary::default();
+    for line in done.values() {
+        summary.add(line);
+        on_game(line, &summary);
+    }
+    let indices: Vec<usize> = cfg
+        .indices()
+        .into_iter()
+        .filter(|i| !done.contains_key(i))
+        .collect();
+    let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<Result<GameLine, SelfplayError>>();
     let jobs = cfg.jobs.clamp(1, indices.len().max(1));
     let mut first_error = None;
@@ -311,6 +344,130 @@ pub fn run(
     }
 }
 
+/// The game index of a record name `game-NNNNNN.sgf`.
+pub fn sgf_index(name: &str) -> Option<usize> {
+    let digits = name.strip_prefix("game-")?.strip_suffix(".sgf")?;
+    if digits.len() < 6 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// The settings line of a table's text, and its complete rows (a last row
+/// without its newline, torn by a kill, is left out).
+///
+/// # Errors
+/// [`SelfplayError::Parse`] for a malformed row or no settings line.
+fn table_rows(f: &Path, text: &str) -> Result<(String, Vec<GameLine>), SelfplayError> {
+    let mut settings = None;
+    let mut rows = Vec::new();
+    let complete = text.ends_with('\n');
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(s) = line.strip_prefix("# settings: ") {
+            settings = Some(s.to_string());
+            continue;
+        }
+        if line.starts_with('#') || line.starts_with("index\t") || line.trim().is_empty() {
+            continue;
+        }
+        if settings.is_none() {
+            return Err(SelfplayError::Parse(
+                f.to_path_buf(),
+                i + 1,
+                "no '# settings:' header before the rows".into(),
+            ));
+        }
+        if !complete && i + 1 == lines.len() {
+            continue;
+        }
+        rows.push(
+            GameLine::parse(line).map_err(|e| SelfplayError::Parse(f.to_path_buf(), i + 1, e))?,
+        );
+    }
+    match settings {
+        Some(s) => Ok((s, rows)),
+        None => Err(SelfplayError::Parse(
+            f.to_path_buf(),
+            1,
+            "no '# settings:' header".into(),
+        )),
+    }
+}
+
+/// Whether `name` is a temporary file of [`write_atomic`] for a record or
+/// a table whose writer no longer runs (a kill left it). Only where
+/// `/proc` tells which processes run; elsewhere temporaries stay.
+fn is_stale_temporary(name: &str) -> bool {
+    let ours = (name.starts_with(".game-") && name.contains(".sgf.tmp"))
+        || (name.starts_with(".selfplay-") && name.contains(".tsv.tmp"));
+    let Some((_, pid)) = name.rsplit_once(".tmp") else {
+        return false;
+    };
+    let proc = Path::new("/proc");
+    ours && pid.parse::<u32>().is_ok() && proc.join("self").exists() && !proc.join(pid).exists()
+}
+
+/// Looks at the output directory before a run: refuses another run's
+/// files, removes our own temporary files left by a kill, and gives the
+/// games of this shard already finished (a row in this shard's table and
+/// its record present).
+///
+/// # Errors
+/// [`SelfplayError::OutInUse`], or a table that cannot be read.
+fn prepare_out(cfg: &SelfplayConfig) -> Result<BTreeMap<usize, GameLine>, SelfplayError> {
+    let dir = &cfg.out;
+    let io = |e| SelfplayError::Io(dir.clone(), e);
+    let settings = cfg.settings();
+    let table_path = cfg.table_path();
+    let mut records = std::collections::BTreeSet::new();
+    let mut own_rows = Vec::new();
+    let mut same_run_table = false;
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = entry.path();
+        if is_stale_temporary(&name) {
+            let _ = std::fs::remove_file(&path);
+        } else if let Some(i) = sgf_index(&name) {
+            if i >= cfg.games {
+                return Err(SelfplayError::OutInUse(
+                    dir.clone(),
+                    format!("{name} is past this run's {} games", cfg.games),
+                ));
+            }
+            records.insert(i);
+        } else if name.starts_with("selfplay-") && name.ends_with(".tsv") {
+            let (theirs, rows) = table_rows(&path, &read_table(&path)?)?;
+            if theirs != settings {
+                return Err(SelfplayError::OutInUse(
+                    dir.clone(),
+                    format!("{name} has the settings {theirs}"),
+                ));
+            }
+            same_run_table = true;
+            if path == table_path {
+                own_rows = rows;
+            }
+        }
+    }
+    if !records.is_empty() && !same_run_table {
+        return Err(SelfplayError::OutInUse(
+            dir.clone(),
+            format!("{} game records and no table of this run", records.len()),
+        ));
+    }
+    Ok(own_rows
+        .into_iter()
+        .filter(|l| {
+            records.contains(&l.index)
+                && l.index % cfg.shard.count == cfg.shard.index
+                && l.index < cfg.games
+        })
+        .map(|l| (l.index, l))
+        .collect())
+}
+
 /// The text of a table (a regular file of at most
 /// [`crate::files::MAX_FILE_BYTES`]).
 fn read_table(f: &Path) -> Result<String, SelfplayError> {
@@ -322,13 +479,20 @@ fn read_table(f: &Path) -> Result<String, SelfplayError> {
 
 /// Reads every `selfplay-*.tsv` table in `dirs` and merges them: tables
 /// must share their settings; a game found twice is counted once (and
-/// must agree).
+/// must agree). Games are counted by their rows; records and rows are
+/// reconciled per directory: a record without a row (a kill between the
+/// record and its row; a resumed run plays it again) is not counted but
+/// reported in [`Summarized::unrecorded`], a row without its record in
+/// [`Summarized::missing`].
 ///
 /// # Errors
 /// [`SelfplayError`] for unreadable files, malformed rows, mixed settings,
 /// disagreeing duplicates, or no table at all.
 pub fn summarize(dirs: &[PathBuf]) -> Result<Summarized, SelfplayError> {
     let mut files = Vec::new();
+    // Records and rows by directory and game, to reconcile the two.
+    let mut records = std::collections::BTreeSet::new();
+    let mut rows = std::collections::BTreeSet::new();
     for d in dirs {
         let rd = std::fs::read_dir(d).map_err(|e| SelfplayError::Io(d.clone(), e))?;
         for entry in rd {
@@ -336,6 +500,8 @@ pub fn summarize(dirs: &[PathBuf]) -> Result<Summarized, SelfplayError> {
             let name = entry.file_name().to_string_lossy().into_owned();
             if name.starts_with("selfplay-") && name.ends_with(".tsv") {
                 files.push(entry.path());
+            } else if let Some(i) = sgf_index(&name) {
+                records.insert((d.clone(), i));
             }
         }
     }
@@ -385,6 +551,8 @@ pub fn summarize(dirs: &[PathBuf]) -> Result<Summarized, SelfplayError> {
             }
             let g =
                 GameLine::parse(line).map_err(|e| SelfplayError::Parse(f.clone(), lineno, e))?;
+            let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
+            rows.insert((dir, g.index));
             match games.get(&g.index) {
                 Some((old, p)) => {
                     if old.result != g.result || old.length != g.length || old.seed != g.seed {
@@ -428,6 +596,8 @@ pub fn summarize(dirs: &[PathBuf]) -> Result<Summarized, SelfplayError> {
         present: games.len(),
         duplicates,
         torn,
+        unrecorded: records.difference(&rows).count(),
+        missing: rows.difference(&records).count(),
     })
 }
 

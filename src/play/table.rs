@@ -203,6 +203,11 @@ pub struct Summarized {
     pub duplicates: usize,
     /// Rows cut off at the end of a table (an interrupted write), skipped.
     pub torn: usize,
+    /// Game records (`game-NNNNNN.sgf`) without a row in a table of their
+    /// directory (a kill between a record and its row): not counted.
+    pub unrecorded: usize,
+    /// Rows whose record is not in their table's directory (counted).
+    pub missing: usize,
 }
 
 impl Summarized {
@@ -211,13 +216,16 @@ impl Summarized {
     pub fn json(&self) -> String {
         let inner = self.summary.json();
         format!(
-            "{{\"tables\":{},\"present\":{},\"expected\":{},\"duplicates\":{},\"torn\":{},{}",
+            "{{\"tables\":{},\"present\":{},\"expected\":{},\"duplicates\":{},\"torn\":{},{},\
+             \"unrecorded\":{},\"missing\":{}}}",
             self.tables,
             self.present,
             self.expected,
             self.duplicates,
             self.torn,
-            &inner[1..]
+            &inner[1..inner.len() - 1],
+            self.unrecorded,
+            self.missing
         )
     }
 }

@@ -1,0 +1,197 @@
+//! A second run into the same `--out` (issue 14): the same settings
+//! resume, other settings are refused, nothing is overwritten; a kill
+//! between a record and its row is reconciled by `summarize` and by the
+//! resumed run; `match` checks its `--out` before the first game.
+
+mod selfplay_support;
+
+use selfplay_support::scratch;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn kosumi() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_kosumi"))
+}
+
+const RUN: [&str; 8] = [
+    "selfplay", "--player", "random", "--games", "4", "--size", "9", "--seed",
+];
+
+fn selfplay(dir: &Path, extra: &[&str]) -> Output {
+    kosumi()
+        .args(RUN)
+        .arg("5")
+        .args(extra)
+        .arg("--out")
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
+fn ok(out: Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Every file of `dir` by name.
+fn contents(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn table(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("selfplay-0-of-1.tsv")).unwrap()
+}
+
+fn summarize(dir: &Path) -> String {
+    ok(kosumi()
+        .args(["selfplay", "summarize", "--json"])
+        .arg(dir)
+        .output()
+        .unwrap())
+}
+
+#[test]
+fn the_same_settings_resume_and_others_are_refused() {
+    let d = scratch("resume-same");
+    let first = ok(selfplay(&d, &[]));
+    assert!(first.contains("games 4 "), "{first}");
+    let before = contents(&d);
+    assert_eq!(before.len(), 5, "{:?}", before.keys());
+
+    // The same run again: nothing left to play, the same summary.
+    let again = ok(selfplay(&d, &[]));
+    assert_eq!(again, first);
+    assert_eq!(contents(&d), before);
+
+    // Another run (another komi, move cap or player) is refused and
+    // changes nothing.
+    for other in [
+        &["--komi", "6.5"][..],
+        &["--max-moves", "50"][..],
+        &["--threads", "2"][..],
+    ] {
+        let out = selfplay(&d, other);
+        assert_eq!(out.status.code(), Some(2), "{other:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("holds another run's files") && err.contains("new --out directory"),
+            "{err}"
+        );
+        assert_eq!(contents(&d), before, "{other:?} changed the directory");
+    }
+
+    // Records without any table are another run's too.
+    let bare = scratch("resume-bare");
+    std::fs::copy(d.join("game-000000.sgf"), bare.join("game-000000.sgf")).unwrap();
+    let out = selfplay(&bare, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no table of this run"));
+}
+
+#[test]
+fn a_kill_between_record_and_row_is_reconciled() {
+    let d = scratch("resume-kill");
+    let first = ok(selfplay(&d, &[]));
+    let whole = contents(&d);
+    let full_table = table(&d);
+
+    // Simulate kills: game 3's record written but its row never; game 2's
+    // row torn half-way. Game 1's record lost as well (a row without it).
+    let rows: Vec<&str> = full_table.lines().collect();
+    let keep: Vec<&str> = rows
+        .iter()
+        .copied()
+        .filter(|l| !l.starts_with("2\t") && !l.starts_with("3\t"))
+        .collect();
+    let row2 = rows.iter().find(|l| l.starts_with("2\t")).unwrap();
+    let torn = format!("{}\n{}", keep.join("\n"), &row2[..row2.len() / 2]);
+    std::fs::write(d.join("selfplay-0-of-1.tsv"), torn).unwrap();
+    std::fs::remove_file(d.join("game-000001.sgf")).unwrap();
+
+    // The summary counts rows, and says what does not match.
+    let s = summarize(&d);
+    assert!(
+        s.starts_with("{\"tables\":1,\"present\":2,\"expected\":4,\"duplicates\":0,\"torn\":1,"),
+        "{s}"
+    );
+    assert!(s.ends_with(",\"unrecorded\":2,\"missing\":1}\n"), "{s}");
+
+    // The resumed run plays games 1, 2 and 3 again and gives back the
+    // whole run: the same records, one row per game.
+    let resumed = ok(selfplay(&d, &[]));
+    assert!(resumed.contains("games 4 "), "{resumed}");
+    let after = contents(&d);
+    for (name, bytes) in &whole {
+        if name.ends_with(".sgf") {
+            assert_eq!(after.get(name), Some(bytes), "{name}");
+        }
+    }
+    assert_eq!(after.len(), whole.len());
+    let rows = table(&d)
+        .lines()
+        .filter(|l| l.as_bytes().first().is_some_and(u8::is_ascii_digit))
+        .count();
+    assert_eq!(rows, 4);
+    let s = summarize(&d);
+    assert!(
+        s.starts_with("{\"tables\":1,\"present\":4,\"expected\":4,\"duplicates\":0,\"torn\":0,"),
+        "{s}"
+    );
+    assert!(s.ends_with(",\"unrecorded\":0,\"missing\":0}\n"), "{s}");
+    // Times aside, the resumed run's numbers are the first run's.
+    let strip = |t: &str| {
+        t.lines()
+            .filter(|l| !l.starts_with("playouts/s"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip(&resumed), strip(&first));
+}
+
+#[test]
+fn match_refuses_a_used_or_unwritable_out_before_the_first_game() {
+    let d = scratch("match-out-used");
+    ok(selfplay(&d, &[]));
+    let before = contents(&d);
+    let out = kosumi()
+        .args(["match", "--opponent", "/nonexistent/engine", "--games", "1"])
+        .arg("--out")
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("already holds a run's files"), "{err}");
+    assert!(
+        !err.contains("nonexistent"),
+        "the opponent was started: {err}"
+    );
+    assert_eq!(contents(&d), before);
+
+    // A directory that cannot be made: refused before the opponent runs.
+    let file = d.join("game-000000.sgf");
+    let out = kosumi()
+        .args(["match", "--opponent", "/nonexistent/engine", "--games", "1"])
+        .arg("--out")
+        .arg(file.join("sub"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--out"), "{err}");
+    assert!(!err.contains("engine"), "the opponent was started: {err}");
+}
