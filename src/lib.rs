@@ -13,11 +13,12 @@
 //! - [`game`]: `Game` with the superko history, undo, handicap.
 //! - [`sgf`]: SGF text to trees and back (charsets, escapes, variations,
 //!   leniencies and strict mode), trees to `Game`s and back.
-//! - [`playout`]: the uniform random playout and its benchmark.
+//! - [`playout`]: the uniform benchmark playout and `bench`, the search's
+//!   playout policy and priors with their settings, the random draws.
 //! - [`clock`]: time settings and clock state as controllers report them.
 //! - [`player`]: the `Player` trait, the random player, Monte-Carlo
 //!   ownership.
-//! - [`mcts`]: the Monte-Carlo tree search player: tree, playout policy,
+//! - [`mcts`]: the Monte-Carlo tree search player: tree, selection,
 //!   threads, time control, analysis snapshots.
 //! - [`gtp`]: the GTP v2 engine: line preprocessing, one command table,
 //!   the engine as a line-to-response function, the stdin/stdout loop.
