@@ -2,6 +2,7 @@
 //!
 //! Modules, lowest layer first; a module uses only modules above it here:
 //!
+//! - [`text`]: helpers for outside text in messages (`clip`).
 //! - [`color`]: `Color` and its text forms.
 //! - [`point`]: `Point`, `Move`, board geometry for sizes 2..=25, GTP vertex
 //!   and SGF coordinate text.
@@ -43,6 +44,7 @@ pub mod score;
 pub mod selfplay;
 pub mod sgf;
 pub mod stats;
+pub mod text;
 pub mod zobrist;
 
 pub use board::{Board, IllegalMove};

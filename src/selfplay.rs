@@ -22,10 +22,10 @@ use crate::arena::{
     make_player, mix_seed, play_game, record_to_sgf, write_atomic, Ending, GameConfig, GameRecord,
     LocalContestant, PlayerSpec,
 };
-use crate::color::clip;
 use crate::color::Color;
 use crate::score::GameResult;
 use crate::stats::{json_counts, json_f64, text_counts, Tally};
+use crate::text::clip;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Write;

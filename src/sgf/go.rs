@@ -3,11 +3,11 @@
 
 use super::tree::{escape, GameTree, Node, Pos, Property};
 use crate::board::{Board, IllegalMove};
-use crate::color::clip;
 use crate::color::Color;
 use crate::game::Game;
 use crate::point::{parse_sgf_move, parse_sgf_point, Move, Point, MAX_SIZE, MIN_SIZE};
 use crate::rules::{KoRule, Rules};
+use crate::text::clip;
 use std::fmt;
 
 /// A tree whose Go content cannot be used: where, and why.

@@ -4,7 +4,7 @@
 //! `(`: no recursion, so nesting depth is bounded only by memory.
 
 use super::tree::{GameTree, Node, Pos, Property};
-use crate::color::clip;
+use crate::text::clip;
 use encoding_rs::Encoding;
 
 /// How the reader treats deviations from the `FF[4]` grammar.
