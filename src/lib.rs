@@ -11,6 +11,7 @@
 //!   simple ko, incremental hash, `check_invariants`.
 //! - [`rules`]: ko rule, suicide, named presets.
 //! - [`score`]: area (Tromp-Taylor) scoring and result text.
+//! - [`komi`]: `Komi`, parsed and checked in one place.
 //! - [`game`]: `Game` with the superko history, undo, handicap.
 //! - [`sgf`]: SGF text to trees and back (charsets, escapes, variations,
 //!   leniencies and strict mode), trees to `Game`s and back.
@@ -35,6 +36,7 @@ pub mod clock;
 pub mod color;
 pub mod game;
 pub mod gtp;
+pub mod komi;
 pub mod mcts;
 pub mod player;
 pub mod playout;
@@ -50,5 +52,6 @@ pub mod zobrist;
 pub use board::{Board, IllegalMove};
 pub use color::Color;
 pub use game::Game;
+pub use komi::Komi;
 pub use point::{Move, Point};
 pub use rules::{KoRule, Rules};

@@ -774,8 +774,8 @@ fn cmd_clear_board(e: &mut Engine, r: &Request) -> Result<String, CommandError> 
 
 fn cmd_komi(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args_n(r, 1)?;
-    match r.args[0].parse::<f32>() {
-        Ok(k) if k.is_finite() && k.abs() <= 1000.0 => {
+    match crate::komi::Komi::parse(&r.args[0]) {
+        Ok(k) => {
             e.game.set_komi(k);
             Ok(String::new())
         }
@@ -923,7 +923,9 @@ fn cmd_loadsgf(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
             }
             let komi = loaded.komi.unwrap_or(e.game.komi());
             e.game = loaded.game;
-            e.game.set_komi(komi);
+            if let Ok(k) = crate::komi::Komi::new(komi) {
+                e.game.set_komi(k)
+            }
             e.game.set_rules(rules);
             e.player.clear();
             Ok(String::new())
