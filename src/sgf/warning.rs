@@ -224,21 +224,24 @@ impl fmt::Display for Warning {
 impl PartialEq<str> for Warning {
     /// Compares the `line:column: text` form.
     fn eq(&self, other: &str) -> bool {
-        self.to_string() == other
+        let text = self.to_string();
+        text == other
     }
 }
 
 impl PartialEq<&str> for Warning {
     /// Compares the `line:column: text` form.
     fn eq(&self, other: &&str) -> bool {
-        self.to_string() == *other
+        let text = self.to_string();
+        text == **other
     }
 }
 
 impl PartialEq<String> for Warning {
     /// Compares the `line:column: text` form.
     fn eq(&self, other: &String) -> bool {
-        self.to_string() == *other
+        let text = self.to_string();
+        text == *other
     }
 }
 
