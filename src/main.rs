@@ -98,7 +98,7 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
             cfg.max_nodes =
                 kosumi::mcts::SearchConfig::nodes_for_memory(mib as usize * 1024 * 1024);
         }
-        kosumi::gtp::Engine::with_search(config, kosumi::mcts::MctsPlayer::new(cfg))
+        kosumi::gtp::Engine::new(config, Box::new(kosumi::mcts::MctsPlayer::new(cfg)))
     };
     if a.verbose {
         eprintln!(
