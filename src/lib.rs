@@ -2,6 +2,7 @@
 //!
 //! Modules, lowest layer first; a module uses only modules above it here:
 //!
+//! - [`text`]: helpers for outside text in messages (`clip`).
 //! - [`files`]: reading outside files with a size cap, regular files only.
 //! - [`settings`]: the command line's numbers, validated once for every
 //!   subcommand.
@@ -13,14 +14,16 @@
 //!   simple ko, incremental hash, `check_invariants`.
 //! - [`rules`]: ko rule, suicide, named presets.
 //! - [`score`]: area (Tromp-Taylor) scoring and result text.
+//! - [`komi`]: `Komi`, parsed and checked in one place.
 //! - [`game`]: `Game` with the superko history, undo, handicap.
 //! - [`sgf`]: SGF text to trees and back (charsets, escapes, variations,
 //!   leniencies and strict mode), trees to `Game`s and back.
-//! - [`playout`]: the uniform random playout and its benchmark.
+//! - [`playout`]: the uniform benchmark playout and `bench`, the search's
+//!   playout policy and priors with their settings, the random draws.
 //! - [`clock`]: time settings and clock state as controllers report them.
 //! - [`player`]: the `Player` trait, the random player, Monte-Carlo
 //!   ownership.
-//! - [`mcts`]: the Monte-Carlo tree search player: tree, playout policy,
+//! - [`mcts`]: the Monte-Carlo tree search player: tree, selection,
 //!   threads, time control, analysis snapshots.
 //! - [`gtp`]: the GTP v2 engine: line preprocessing, one command table,
 //!   the engine as a line-to-response function, the stdin/stdout loop.
@@ -37,6 +40,7 @@ pub mod color;
 pub mod files;
 pub mod game;
 pub mod gtp;
+pub mod komi;
 pub mod mcts;
 pub mod play;
 pub mod player;
@@ -48,10 +52,12 @@ pub mod settings;
 pub mod sgf;
 pub mod sprt;
 pub mod stats;
+pub mod text;
 pub mod zobrist;
 
 pub use board::{Board, IllegalMove};
 pub use color::Color;
 pub use game::Game;
+pub use komi::Komi;
 pub use point::{Move, Point};
 pub use rules::{KoRule, Rules};

@@ -20,9 +20,9 @@ struct GtpArgs {
     /// Rules: chinese, japanese, aga, new_zealand, tromp-taylor.
     #[arg(long, default_value = "chinese", value_parser = |s: &str| s.parse::<kosumi::Rules>().map_err(|e| e.to_string()))]
     rules: kosumi::Rules,
-    /// Komi.
-    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true, value_parser = kosumi::settings::komi)]
-    komi: f32,
+    /// Komi (finite, at most 1000 either way).
+    #[arg(long, default_value = "7.5", allow_negative_numbers = true, value_parser = parse_komi)]
+    komi: kosumi::Komi,
     /// Board size at start.
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u64).range(2..=25))]
     size: u64,
@@ -66,7 +66,7 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let config = kosumi::gtp::Config {
         size: a.size as usize,
-        komi: a.komi,
+        komi: a.komi.get(),
         rules: a.rules,
         seed: a.seed,
         threads,
@@ -188,9 +188,9 @@ struct GameArgs {
     /// Board size.
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u64).range(2..=25))]
     size: u64,
-    /// Komi.
-    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true, value_parser = kosumi::settings::komi)]
-    komi: f32,
+    /// Komi (finite, at most 1000 either way).
+    #[arg(long, default_value = "7.5", allow_negative_numbers = true, value_parser = parse_komi)]
+    komi: kosumi::Komi,
     /// Rules: chinese, japanese, aga, new_zealand, tromp-taylor.
     #[arg(long, default_value = "chinese", value_parser = parse_rules)]
     rules: kosumi::Rules,
@@ -287,6 +287,10 @@ fn parse_rules(s: &str) -> Result<kosumi::Rules, String> {
     kosumi::Rules::preset(s).map_err(|e| e.to_string())
 }
 
+fn parse_komi(s: &str) -> Result<kosumi::Komi, String> {
+    kosumi::Komi::parse(s).map_err(|e| e.to_string())
+}
+
 fn parse_shard(s: &str) -> Result<kosumi::play::selfplay::Shard, String> {
     s.parse()
 }
@@ -328,7 +332,7 @@ fn progress_bar(len: usize) -> indicatif::ProgressBar {
 fn game_config(g: &GameArgs) -> kosumi::play::GameConfig {
     let size = g.size as usize;
     let mut cfg = kosumi::play::GameConfig::new(size);
-    cfg.komi = g.komi;
+    cfg.komi = g.komi.get();
     cfg.rules = g.rules;
     cfg.handicap = g.handicap;
     if let Some(m) = g.max_moves {

@@ -12,7 +12,7 @@
 //! | `--games` | at least 1 |
 //! | `--max-moves` | at least 1 |
 //! | `--time`, `--move-timeout` | seconds, finite, above 0, at most [`MAX_SECONDS`] (one day) |
-//! | `--komi` | finite, from -[`MAX_KOMI`] to [`MAX_KOMI`] |
+//! | `--komi` | a [`crate::komi::Komi`]: finite, at most 1000 either way |
 //! | `--dyn-komi` | finite, 0 to 100 points |
 
 /// Search threads a core may carry: more only slows a search down.
@@ -23,9 +23,6 @@ pub const MAX_JOBS: usize = 1024;
 
 /// The longest time setting in seconds: one day.
 pub const MAX_SECONDS: f64 = 86_400.0;
-
-/// The largest komi, either sign.
-pub const MAX_KOMI: f32 = 1000.0;
 
 /// The most search threads: [`THREADS_PER_CORE`] x the cores this
 /// machine offers, and at least [`THREADS_PER_CORE`].
@@ -129,14 +126,6 @@ fn points(s: &str, lo: f32, hi: f32) -> Result<f32, String> {
     Ok(v)
 }
 
-/// `--komi`: finite, at most [`MAX_KOMI`] either way.
-///
-/// # Errors
-/// Not a number, not finite, or too large.
-pub fn komi(s: &str) -> Result<f32, String> {
-    points(s, -MAX_KOMI, MAX_KOMI)
-}
-
 /// `--dyn-komi`: 0 to 100 points per handicap stone.
 ///
 /// # Errors
@@ -196,12 +185,8 @@ mod tests {
     }
 
     #[test]
-    fn komi_and_dynamic_komi_are_finite_and_bounded() {
-        assert_eq!(komi("-7.5"), Ok(-7.5));
+    fn dynamic_komi_is_finite_and_bounded() {
         assert_eq!(dyn_komi("0"), Ok(0.0));
-        for bad in ["NaN", "inf", "1e9", "-1001"] {
-            assert!(komi(bad).is_err(), "{bad}");
-        }
         for bad in ["-1", "100.5", "NaN"] {
             assert!(dyn_komi(bad).is_err(), "{bad}");
         }
