@@ -195,3 +195,20 @@ fn match_refuses_a_used_or_unwritable_out_before_the_first_game() {
     assert!(err.contains("--out"), "{err}");
     assert!(!err.contains("engine"), "the opponent was started: {err}");
 }
+
+#[cfg(unix)]
+#[test]
+fn summarize_refuses_a_table_that_is_a_fifo_at_once() {
+    let d = scratch("summarize-fifo");
+    let t = d.join("selfplay-0-of-1.tsv");
+    assert!(Command::new("mkfifo").arg(&t).status().unwrap().success());
+    // No writer: a blocking read would never return.
+    let out = kosumi()
+        .args(["selfplay", "summarize"])
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a regular file (a fifo)"), "{err}");
+}

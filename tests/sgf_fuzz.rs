@@ -172,3 +172,71 @@ fn pathological_inputs() {
     }
     exercise(s.as_bytes());
 }
+
+/// The soak run: the three generators above in rounds until
+/// `KOSUMI_FUZZ_SECS` (default 600) have passed; every input also goes
+/// through `sgf::read_file` from a scratch file (the capped reader).
+/// `KOSUMI_FUZZ_SECS=600 cargo test --release --test sgf_fuzz -- soak --ignored --nocapture`.
+#[test]
+#[ignore]
+fn soak() {
+    use proptest::test_runner::{Config as RunnerConfig, TestRunner};
+    use std::time::{Duration, Instant};
+    let secs: u64 = std::env::var("KOSUMI_FUZZ_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(600);
+    let limit = Duration::from_secs(secs);
+    let scratch = std::env::temp_dir().join(format!("kosumi-sgf-soak-{}.sgf", std::process::id()));
+    let through_file = |data: &[u8]| {
+        std::fs::write(&scratch, data).unwrap();
+        let direct = sgf::read_bytes(data, ReadOptions::default()).map(|c| c.trees);
+        let file = sgf::read_file(&scratch, ReadOptions::default()).map(|c| c.trees);
+        assert_eq!(direct.is_ok(), file.is_ok());
+        if let (Ok(a), Ok(b)) = (direct, file) {
+            assert!(a == b, "the file and the bytes read differently");
+        }
+    };
+    let config = || RunnerConfig {
+        cases: 500,
+        failure_persistence: None,
+        ..RunnerConfig::default()
+    };
+    let start = Instant::now();
+    let mut inputs = 0u64;
+    while start.elapsed() < limit {
+        TestRunner::new(config())
+            .run(&proptest::collection::vec(any::<u8>(), 0..2048), |data| {
+                exercise(&data);
+                through_file(&data);
+                Ok(())
+            })
+            .unwrap();
+        TestRunner::new(config())
+            .run(
+                &proptest::collection::vec(0..TOKENS.len(), 0..200),
+                |tokens| {
+                    let s: String = tokens.iter().map(|&t| TOKENS[t]).collect();
+                    exercise(s.as_bytes());
+                    Ok(())
+                },
+            )
+            .unwrap();
+        TestRunner::new(config())
+            .run(
+                &(any::<usize>(), proptest::collection::vec(mutation(), 1..12)),
+                |(which, muts)| {
+                    let f = fixtures();
+                    exercise(&mutate(f[which % f.len()].clone(), &muts));
+                    Ok(())
+                },
+            )
+            .unwrap();
+        inputs += 1500;
+    }
+    let _ = std::fs::remove_file(&scratch);
+    eprintln!(
+        "sgf fuzz soak: {inputs} inputs, {:.0} s, no failure",
+        start.elapsed().as_secs_f64()
+    );
+}
