@@ -440,37 +440,31 @@ fn run_match(a: MatchArgs) -> ExitCode {
         setup_timeout: std::time::Duration::from_secs_f64(a.move_timeout.max(10.0)),
         sprt: a.sprt,
     };
-    if let Some(out) = &a.out {
-        if let Err(e) = play::prepare_out_dir(out) {
-            eprintln!("kosumi match: --out {}: {e}", out.display());
-            return ExitCode::FAILURE;
-        }
-        match play::run_files(out) {
-            Ok(names) if names.is_empty() => {}
-            Ok(names) => {
-                eprintln!(
-                    "kosumi match: --out {} already holds a run's files ({}{}); a match never \
-                     overwrites them: give a new --out directory, or delete those files",
-                    out.display(),
-                    names[0],
-                    if names.len() > 1 {
-                        format!(" and {} more", names.len() - 1)
-                    } else {
-                        String::new()
-                    }
-                );
+    let done = match &a.out {
+        None => Vec::new(),
+        Some(out) => match play::prepare_match_out(out, &cfg) {
+            Ok(done) => done,
+            Err(e @ play::MatchError::OutInUse(..)) => {
+                eprintln!("kosumi match: {e}");
                 return ExitCode::from(2);
             }
             Err(e) => {
-                eprintln!("kosumi match: --out {}: {e}", out.display());
+                eprintln!("kosumi match: --out: {e}");
                 return ExitCode::FAILURE;
             }
-        }
+        },
+    };
+    if !done.is_empty() {
+        eprintln!(
+            "kosumi match: resuming after the {} games already in the table",
+            done.len()
+        );
     }
     install_ctrlc();
     let pb = progress_bar(cfg.games);
+    pb.set_position(done.len() as u64);
     let date = today();
-    let result = play::run_match(&cfg, &STOP, &mut |g, s| {
+    let result = play::run_match_from(&cfg, &done, &STOP, &mut |g, s| {
         pb.inc(1);
         pb.set_message(match &s.sprt {
             Some(t) => format!(
@@ -503,6 +497,9 @@ fn run_match(a: MatchArgs) -> ExitCode {
             let path = out.join(kosumi::play::selfplay::sgf_name(g.index));
             play::write_atomic(&path, text.as_bytes())
                 .map_err(|e| play::MatchError::Io(path, e))?;
+            // The row after its record: a kill between the two leaves an
+            // uncounted record that a resumed match plays again.
+            play::append_match_row(out, &play::MatchRow::of(g))?;
         }
         Ok(())
     });

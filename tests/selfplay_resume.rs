@@ -175,7 +175,10 @@ fn match_refuses_a_used_or_unwritable_out_before_the_first_game() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("already holds a run's files"), "{err}");
+    assert!(
+        err.contains("holds another run's files") && err.contains("self-play table"),
+        "{err}"
+    );
     assert!(
         !err.contains("nonexistent"),
         "the opponent was started: {err}"
@@ -211,4 +214,68 @@ fn summarize_refuses_a_table_that_is_a_fifo_at_once() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not a regular file (a fifo)"), "{err}");
+}
+
+fn match_run(dir: &Path, extra: &[&str]) -> Output {
+    let opponent = format!("{} --player random", env!("CARGO_BIN_EXE_kosumi"));
+    kosumi()
+        .args(["match", "--player", "random", "--games", "4", "--size", "9"])
+        .args(["--opponent", &opponent])
+        .args(extra)
+        .arg("--out")
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
+fn match_rows(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("match.tsv"))
+        .unwrap()
+        .lines()
+        .filter(|l| l.as_bytes().first().is_some_and(u8::is_ascii_digit))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_match_resumes_with_its_settings_and_refuses_others() {
+    let d = scratch("match-resume");
+    let first = ok(match_run(&d, &[]));
+    assert!(first.contains("games 4 "), "{first}");
+    let before = contents(&d);
+    assert_eq!(before.len(), 5, "{:?}", before.keys());
+    assert_eq!(match_rows(&d).len(), 4);
+
+    // The same match again: every game is in the table, none is played,
+    // the numbers are the same (the opponent's name aside, all of it).
+    let again = match_run(&d, &[]);
+    let err = String::from_utf8_lossy(&again.stderr).into_owned();
+    assert!(err.contains("resuming after the 4 games"), "{err}");
+    assert_eq!(ok(again), first);
+    assert_eq!(contents(&d), before);
+
+    // A kill after game 3's record, before its row: the resumed match
+    // plays game 3 again and the table has one row per record.
+    let rows = match_rows(&d);
+    let text = std::fs::read_to_string(d.join("match.tsv")).unwrap();
+    let cut = text.find(&rows[3]).unwrap();
+    std::fs::write(d.join("match.tsv"), &text[..cut]).unwrap();
+    let resumed = match_run(&d, &[]);
+    let err = String::from_utf8_lossy(&resumed.stderr).into_owned();
+    assert!(err.contains("resuming after the 3 games"), "{err}");
+    let resumed = ok(resumed);
+    assert!(resumed.contains("games 4 "), "{resumed}");
+    assert_eq!(match_rows(&d).len(), 4);
+    assert_eq!(match_rows(&d)[..3], rows[..3]);
+
+    // Other settings: refused, nothing changed.
+    let now = contents(&d);
+    let out = match_run(&d, &["--komi", "6.5"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("holds another run's files") && err.contains("new --out"),
+        "{err}"
+    );
+    assert_eq!(contents(&d), now);
 }

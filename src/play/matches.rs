@@ -12,6 +12,8 @@ use crate::sprt::{Pentanomial, SprtConfig, SprtVerdict};
 use crate::stats::{json_counts, json_f64, json_str, text_counts, Tally};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::io::Write;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -38,6 +40,29 @@ pub struct MatchConfig {
 }
 
 impl MatchConfig {
+    /// The settings that decide a match's games, as one line: a match
+    /// resumes in an `--out` directory only when its table has the same.
+    pub fn settings(&self) -> String {
+        let g = &self.game;
+        format!(
+            "size={} komi={} handicap={} rules={} max-moves={} cleanup={} move-timeout={:?} \
+             player={} seed={} games={} opponent={:?} referee={:?} sprt={}",
+            g.size,
+            g.komi,
+            g.handicap,
+            g.rules,
+            g.max_moves,
+            if g.cleanup { "on" } else { "off" },
+            g.move_timeout,
+            self.player.describe().replace(' ', ","),
+            self.seed,
+            self.games,
+            self.opponent,
+            self.referee,
+            self.sprt.map_or("none".to_string(), |c| c.to_string())
+        )
+    }
+
     /// The seed of game `index`: [`mix_seed`] of the base seed and the
     /// index, or with an SPRT, of the pair's index, so that the two games
     /// of a pair (colours swapped) share it.
@@ -153,6 +178,189 @@ pub struct MatchGame {
     pub record: GameRecord,
 }
 
+/// One finished game of a match as a row of its table
+/// ([`MATCH_TABLE`]): what the summary counts, so that a resumed match
+/// counts the games it does not play again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchRow {
+    /// 0-based game number.
+    pub index: usize,
+    /// The colour Kosumi played.
+    pub kosumi: Color,
+    /// The result.
+    pub result: GameResult,
+    /// The ending with its culprit (`passes`, `resign-kosumi`, ...).
+    pub ending: String,
+    /// Seconds Kosumi (0) and the opponent (1) thought.
+    pub think: [f64; 2],
+    /// Moves Kosumi (0) and the opponent (1) were asked for.
+    pub moves: [u64; 2],
+}
+
+impl MatchRow {
+    /// The row of a finished game.
+    pub fn of(g: &MatchGame) -> MatchRow {
+        let r = &g.record;
+        let ending = match r.ending.by() {
+            Some(c) if c == g.kosumi => format!("{}-kosumi", r.ending.key()),
+            Some(_) => format!("{}-opponent", r.ending.key()),
+            None => r.ending.key().to_string(),
+        };
+        let k = g.kosumi.index();
+        let o = 1 - k;
+        MatchRow {
+            index: g.index,
+            kosumi: g.kosumi,
+            result: r.result,
+            ending,
+            think: [r.think[k].as_secs_f64(), r.think[o].as_secs_f64()],
+            moves: [r.genmoves[k] as u64, r.genmoves[o] as u64],
+        }
+    }
+
+    /// The row as a table line (with its newline).
+    pub fn line(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}\t{:.6}\t{:.6}\t{}\t{}\n",
+            self.index,
+            self.kosumi.name(),
+            self.result,
+            self.ending,
+            self.think[0],
+            self.think[1],
+            self.moves[0],
+            self.moves[1]
+        )
+    }
+
+    /// Reads a table line (without its newline).
+    ///
+    /// # Errors
+    /// A message for a malformed line.
+    pub fn parse(line: &str) -> Result<MatchRow, String> {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() != 8 {
+            return Err(format!("{} fields where 8 were expected", f.len()));
+        }
+        let num = |i: usize| {
+            f[i].parse::<u64>()
+                .map_err(|_| format!("bad number '{}'", crate::text::clip(f[i])))
+        };
+        let secs = |i: usize| {
+            f[i].parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .ok_or_else(|| format!("bad seconds '{}'", crate::text::clip(f[i])))
+        };
+        Ok(MatchRow {
+            index: num(0)? as usize,
+            kosumi: f[1]
+                .parse()
+                .map_err(|e: crate::color::ColorParseError| e.to_string())?,
+            result: GameResult::parse(f[2]),
+            ending: f[3].to_string(),
+            think: [secs(4)?, secs(5)?],
+            moves: [num(6)?, num(7)?],
+        })
+    }
+}
+
+/// The table of a match in its `--out` directory.
+pub const MATCH_TABLE: &str = "match.tsv";
+
+/// Prepares a match's `--out` directory before the opponent starts: makes
+/// it, checks that it is writable, and gives the games already finished
+/// when it holds this match's table with the same settings (the first
+/// games in order whose row and record are both there; the table is
+/// rewritten with those rows only). A directory with another run's files
+/// (a table with other settings, self-play tables, or game records without
+/// this match's table) is refused; other files are left alone.
+///
+/// # Errors
+/// [`MatchError::OutInUse`], or [`MatchError::Io`] when the directory
+/// cannot be made, read or written.
+pub fn prepare_match_out(dir: &Path, cfg: &MatchConfig) -> Result<Vec<MatchRow>, MatchError> {
+    let io = |p: &Path| {
+        let p = p.to_path_buf();
+        move |e| MatchError::Io(p, e)
+    };
+    super::record::prepare_out_dir(dir).map_err(io(dir))?;
+    let names = super::record::run_files(dir).map_err(io(dir))?;
+    let table = dir.join(MATCH_TABLE);
+    let settings = cfg.settings();
+    let header = format!(
+        "# kosumi match table 1\n# settings: {settings}\n\
+         index\tkosumi\tresult\tending\tkosumi_seconds\topponent_seconds\tkosumi_moves\topponent_moves\n"
+    );
+    let in_use = |what: String| Err(MatchError::OutInUse(dir.to_path_buf(), what));
+    if let Some(t) = names.iter().find(|n| n.ends_with(".tsv")) {
+        return in_use(format!("the self-play table {t}"));
+    }
+    let mut done = Vec::new();
+    if table.exists() {
+        let bytes = crate::files::read_capped(&table)
+            .map_err(|e| MatchError::Io(table.clone(), e.into()))?;
+        let text = String::from_utf8_lossy(&bytes);
+        let theirs = text.lines().find_map(|l| l.strip_prefix("# settings: "));
+        if theirs != Some(settings.as_str()) {
+            return in_use(format!(
+                "{MATCH_TABLE} has the settings {}",
+                theirs.unwrap_or("(none)")
+            ));
+        }
+        let complete = text.ends_with('\n');
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if line.starts_with('#') || line.starts_with("index\t") || line.trim().is_empty() {
+                continue;
+            }
+            if !complete && i + 1 == lines.len() {
+                break;
+            }
+            let row = MatchRow::parse(line).map_err(|e| {
+                MatchError::Io(
+                    table.clone(),
+                    std::io::Error::other(format!("line {}: {e}", i + 1)),
+                )
+            })?;
+            let record = super::selfplay::sgf_name(row.index);
+            if row.index != done.len() || !names.contains(&record) {
+                break;
+            }
+            done.push(row);
+        }
+    } else if let Some(n) = names.first() {
+        return in_use(format!("{n} and no {MATCH_TABLE}"));
+    }
+    if let Some(n) = names
+        .iter()
+        .find(|n| super::selfplay::sgf_index(n).is_some_and(|i| i >= cfg.games))
+    {
+        return in_use(format!("{n} is past this match's {} games", cfg.games));
+    }
+    let mut text = header;
+    for r in &done {
+        text.push_str(&r.line());
+    }
+    super::record::write_atomic(&table, text.as_bytes()).map_err(io(&table))?;
+    Ok(done)
+}
+
+/// Appends a finished game's row to the match table in `dir` (after its
+/// record is in place, so that a kill between the two leaves a record
+/// without a row, which a resumed match plays again).
+///
+/// # Errors
+/// [`MatchError::Io`] when the table cannot be written.
+pub fn append_match_row(dir: &Path, row: &MatchRow) -> Result<(), MatchError> {
+    let table = dir.join(MATCH_TABLE);
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&table)
+        .and_then(|mut f| f.write_all(row.line().as_bytes()))
+        .map_err(|e| MatchError::Io(table, e))
+}
+
 /// A match in numbers, from Kosumi's side.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MatchSummary {
@@ -182,33 +390,30 @@ pub struct MatchSummary {
 impl MatchSummary {
     /// Adds one finished game.
     pub fn add(&mut self, g: &MatchGame) {
-        let r = &g.record;
-        if r.ending == Ending::Interrupted {
+        if g.record.ending == Ending::Interrupted {
             return;
         }
+        self.add_row(&MatchRow::of(g));
+    }
+
+    /// Adds one finished game from its table row.
+    pub fn add_row(&mut self, r: &MatchRow) {
         self.games += 1;
-        if !self.kosumi.add(&r.result, g.kosumi) {
+        if !self.kosumi.add(&r.result, r.kosumi) {
             self.void += 1;
         }
-        match g.kosumi {
-            Color::Black => self.as_black.add(&r.result, g.kosumi),
-            Color::White => self.as_white.add(&r.result, g.kosumi),
+        match r.kosumi {
+            Color::Black => self.as_black.add(&r.result, r.kosumi),
+            Color::White => self.as_white.add(&r.result, r.kosumi),
         };
-        let key = match r.ending.by() {
-            Some(c) if c == g.kosumi => format!("{}-kosumi", r.ending.key()),
-            Some(_) => format!("{}-opponent", r.ending.key()),
-            None => r.ending.key().to_string(),
-        };
-        *self.endings.entry(key).or_insert(0) += 1;
+        *self.endings.entry(r.ending.clone()).or_insert(0) += 1;
         if let Some(s) = self.sprt.as_mut() {
-            s.add(&r.result, g.kosumi);
+            s.add(&r.result, r.kosumi);
         }
-        let k = g.kosumi.index();
-        let o = 1 - k;
-        self.think[0] += r.think[k].as_secs_f64();
-        self.think[1] += r.think[o].as_secs_f64();
-        self.moves[0] += r.genmoves[k] as u64;
-        self.moves[1] += r.genmoves[o] as u64;
+        self.think[0] += r.think[0];
+        self.think[1] += r.think[1];
+        self.moves[0] += r.moves[0];
+        self.moves[1] += r.moves[1];
     }
 
     /// Mean seconds per move of Kosumi (0) or the opponent (1).
@@ -284,6 +489,9 @@ pub enum MatchError {
     Engine(String, ClientError),
     /// A record could not be written.
     Io(std::path::PathBuf, std::io::Error),
+    /// The output directory holds another run's files (the directory, what
+    /// was found).
+    OutInUse(std::path::PathBuf, String),
 }
 
 impl fmt::Display for MatchError {
@@ -292,6 +500,13 @@ impl fmt::Display for MatchError {
             MatchError::Config(e) => f.write_str(e),
             MatchError::Engine(who, e) => write!(f, "{who}: {e}"),
             MatchError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+            MatchError::OutInUse(d, what) => write!(
+                f,
+                "--out {} holds another run's files ({what}); a match never overwrites them: \
+                 give a new --out directory, or delete those files (the same settings resume \
+                 a match)",
+                d.display()
+            ),
         }
     }
 }
@@ -311,6 +526,21 @@ pub fn run_match(
     stop: &AtomicBool,
     on_game: &mut dyn FnMut(&MatchGame, &MatchSummary) -> Result<(), MatchError>,
 ) -> Result<MatchSummary, MatchError> {
+    run_match_from(cfg, &[], stop, on_game)
+}
+
+/// [`run_match`] resumed: the games of `done` (games `0..done.len()`, from
+/// [`prepare_match_out`]) are counted, not played, and the match goes on
+/// from the next game (or ends, when they decide its SPRT).
+///
+/// # Errors
+/// As [`run_match`].
+pub fn run_match_from(
+    cfg: &MatchConfig,
+    done: &[MatchRow],
+    stop: &AtomicBool,
+    on_game: &mut dyn FnMut(&MatchGame, &MatchSummary) -> Result<(), MatchError>,
+) -> Result<MatchSummary, MatchError> {
     cfg.game.check().map_err(MatchError::Config)?;
     let move_timeout = cfg.game.move_timeout.unwrap_or(Duration::from_secs(3600));
     let mut opp = GtpContestant::start(&cfg.opponent, move_timeout, cfg.setup_timeout)
@@ -327,8 +557,15 @@ pub fn run_match(
         sprt: cfg.sprt.map(SprtState::new),
         ..MatchSummary::default()
     };
-    for index in 0..cfg.games {
-        if stop.load(Ordering::SeqCst) {
+    for r in done {
+        summary.add_row(r);
+    }
+    let decided = summary
+        .sprt
+        .as_ref()
+        .is_some_and(|s| done.len().is_multiple_of(2) && s.verdict() != SprtVerdict::Continue);
+    for index in done.len()..cfg.games {
+        if stop.load(Ordering::SeqCst) || decided {
             break;
         }
         let kosumi = if index % 2 == 0 {
@@ -368,4 +605,39 @@ pub fn run_match(
         }
     }
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn match_rows_round_trip_and_count_like_games() {
+        let r = MatchRow {
+            index: 3,
+            kosumi: Color::White,
+            result: GameResult::parse("W+R"),
+            ending: "resign-opponent".into(),
+            think: [1.5, 0.25],
+            moves: [20, 21],
+        };
+        let line = r.line();
+        assert_eq!(
+            line,
+            "3\twhite\tW+R\tresign-opponent\t1.500000\t0.250000\t20\t21\n"
+        );
+        assert_eq!(MatchRow::parse(line.trim_end()), Ok(r.clone()));
+        for bad in [
+            "3\twhite",
+            "x\twhite\tW+R\tpasses\t0\t0\t1\t1",
+            "3\tgreen\tW+R\tpasses\t0\t0\t1\t1",
+        ] {
+            assert!(MatchRow::parse(bad).is_err(), "{bad}");
+        }
+        let mut s = MatchSummary::default();
+        s.add_row(&r);
+        assert_eq!((s.games, s.kosumi.wins, s.as_white.wins), (1, 1, 1));
+        assert_eq!(s.endings.get("resign-opponent"), Some(&1));
+        assert_eq!((s.think, s.moves), ([1.5, 0.25], [20, 21]));
+    }
 }

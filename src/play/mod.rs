@@ -49,7 +49,10 @@ mod table;
 pub use client::{ClientError, GtpClient};
 pub use contestant::{Contestant, Fault, GtpContestant, LocalContestant, Reply};
 pub use game::{play_game, Ending, GameConfig, GameRecord};
-pub use matches::{run_match, MatchConfig, MatchError, MatchGame, MatchSummary};
+pub use matches::{
+    append_match_row, prepare_match_out, run_match, run_match_from, MatchConfig, MatchError,
+    MatchGame, MatchRow, MatchSummary, MATCH_TABLE,
+};
 pub use record::{prepare_out_dir, record_to_sgf, run_files, write_atomic};
 pub use referee::Referee;
 pub use spec::{make_player, mix_seed, PlayerKind, PlayerSpec};
