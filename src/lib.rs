@@ -25,6 +25,7 @@
 //! - [`arena`]: games between our players and outside GTP engines, with
 //!   faults recorded; matches.
 //! - [`selfplay`]: deterministic, shardable self-play and its summaries.
+//! - [`regress`]: GTP regression suites (`.tst` files) against any engine.
 #![deny(missing_docs)]
 
 pub mod arena;
@@ -37,6 +38,7 @@ pub mod mcts;
 pub mod player;
 pub mod playout;
 pub mod point;
+pub mod regress;
 pub mod rules;
 pub mod score;
 pub mod selfplay;

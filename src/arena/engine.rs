@@ -160,8 +160,24 @@ impl GtpEngine {
     /// [`EngineError::Spawn`] if the program cannot be started; any error
     /// of the first requests.
     pub fn start(command_line: &str, timeout: Duration) -> Result<GtpEngine, EngineError> {
+        GtpEngine::start_in(command_line, None, timeout)
+    }
+
+    /// [`GtpEngine::start`] with the working directory `dir` (ours when
+    /// `None`), as regression suites need for their relative paths.
+    ///
+    /// # Errors
+    /// As [`GtpEngine::start`].
+    pub fn start_in(
+        command_line: &str,
+        dir: Option<&std::path::Path>,
+        timeout: Duration,
+    ) -> Result<GtpEngine, EngineError> {
         let words = split_command_line(command_line)?;
         let mut cmd = Command::new(&words[0]);
+        if let Some(dir) = dir {
+            cmd.current_dir(dir);
+        }
         cmd.args(&words[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
