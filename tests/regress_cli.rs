@@ -275,3 +275,23 @@ fn unknown_commands_of_kosumi_are_counted_apart() {
         expect(&[(1, "unknown"), (2, "pass")])
     );
 }
+
+#[test]
+fn a_restart_replays_setup_and_genmove_as_play_but_no_queries() {
+    let suite = dir().join("replay.tst");
+    let o = regress(&["--engine", &fake(), "--json", suite.to_str().unwrap()]);
+    let json = stdout(&o);
+    // The crash is an unexpected failure, whatever the `*`.
+    assert_eq!(o.status.code(), Some(1), "{json}");
+    assert_eq!(
+        outcomes(&json)["replay.tst"],
+        expect(&[
+            (1, "pass"),
+            (2, "pass"),
+            (3, "known_failure"),
+            (4, "pass"),
+            (5, "fault"),
+            (6, "pass"),
+        ])
+    );
+}
