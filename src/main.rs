@@ -233,7 +233,7 @@ struct GameArgs {
     rules: kosumi::Rules,
     /// Kosumi's player: search (Monte-Carlo tree search) or random.
     #[arg(long, default_value = "search", value_parser = parse_player_kind)]
-    player: kosumi::arena::PlayerKind,
+    player: kosumi::play::PlayerKind,
     /// Kosumi's playouts per move (for the search player).
     #[arg(long)]
     playouts: Option<u64>,
@@ -274,7 +274,7 @@ struct SelfplayArgs {
     jobs: usize,
     /// Play only shard I of N (0-based; the games with index % N == I).
     #[arg(long, value_parser = parse_shard)]
-    shard: Option<kosumi::selfplay::Shard>,
+    shard: Option<kosumi::play::selfplay::Shard>,
 }
 
 #[derive(Subcommand)]
@@ -314,7 +314,7 @@ fn parse_rules(s: &str) -> Result<kosumi::Rules, String> {
     kosumi::Rules::preset(s).map_err(|e| e.to_string())
 }
 
-fn parse_shard(s: &str) -> Result<kosumi::selfplay::Shard, String> {
+fn parse_shard(s: &str) -> Result<kosumi::play::selfplay::Shard, String> {
     s.parse()
 }
 
@@ -370,9 +370,9 @@ fn check_game_args(g: &GameArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn game_config(g: &GameArgs) -> kosumi::arena::GameConfig {
+fn game_config(g: &GameArgs) -> kosumi::play::GameConfig {
     let size = g.size as usize;
-    let mut cfg = kosumi::arena::GameConfig::new(size);
+    let mut cfg = kosumi::play::GameConfig::new(size);
     cfg.komi = g.komi;
     cfg.rules = g.rules;
     cfg.handicap = g.handicap;
@@ -382,16 +382,16 @@ fn game_config(g: &GameArgs) -> kosumi::arena::GameConfig {
     cfg
 }
 
-fn parse_player_kind(s: &str) -> Result<kosumi::arena::PlayerKind, String> {
+fn parse_player_kind(s: &str) -> Result<kosumi::play::PlayerKind, String> {
     match s {
-        "search" | "mcts" => Ok(kosumi::arena::PlayerKind::Search),
-        "random" => Ok(kosumi::arena::PlayerKind::Random),
+        "search" | "mcts" => Ok(kosumi::play::PlayerKind::Search),
+        "random" => Ok(kosumi::play::PlayerKind::Random),
         _ => Err(format!("unknown player '{s}' (search, random)")),
     }
 }
 
-fn player_spec(g: &GameArgs) -> kosumi::arena::PlayerSpec {
-    kosumi::arena::PlayerSpec {
+fn player_spec(g: &GameArgs) -> kosumi::play::PlayerSpec {
+    kosumi::play::PlayerSpec {
         kind: g.player,
         playouts: g.playouts,
         time: g.time,
@@ -401,7 +401,7 @@ fn player_spec(g: &GameArgs) -> kosumi::arena::PlayerSpec {
 }
 
 fn run_selfplay(a: SelfplayArgs) -> ExitCode {
-    use kosumi::selfplay;
+    use kosumi::play::selfplay;
     let Some(out) = a.out else {
         eprintln!("kosumi selfplay: --out DIR is required");
         return ExitCode::from(2);
@@ -439,7 +439,7 @@ fn run_selfplay(a: SelfplayArgs) -> ExitCode {
 }
 
 fn run_summarize(dirs: Vec<std::path::PathBuf>, json: bool) -> ExitCode {
-    match kosumi::selfplay::summarize(&dirs) {
+    match kosumi::play::selfplay::summarize(&dirs) {
         Ok(m) => {
             if json {
                 println!("{}", m.json());
@@ -461,7 +461,7 @@ fn run_summarize(dirs: Vec<std::path::PathBuf>, json: bool) -> ExitCode {
 }
 
 fn run_match(a: MatchArgs) -> ExitCode {
-    use kosumi::arena;
+    use kosumi::play;
     if let Err(e) = check_game_args(&a.game) {
         eprintln!("kosumi match: {e}");
         return ExitCode::from(2);
@@ -472,7 +472,7 @@ fn run_match(a: MatchArgs) -> ExitCode {
     }
     let mut game = game_config(&a.game);
     game.move_timeout = Some(std::time::Duration::from_secs_f64(a.move_timeout));
-    let cfg = arena::MatchConfig {
+    let cfg = play::MatchConfig {
         game,
         games: a.game.games,
         player: player_spec(&a.game),
@@ -490,7 +490,7 @@ fn run_match(a: MatchArgs) -> ExitCode {
     install_ctrlc();
     let pb = progress_bar(cfg.games);
     let date = today();
-    let result = arena::run_match(&cfg, &STOP, &mut |g, s| {
+    let result = play::run_match(&cfg, &STOP, &mut |g, s| {
         pb.inc(1);
         pb.set_message(format!(
             "Kosumi {:.1}%",
@@ -503,20 +503,20 @@ fn run_match(a: MatchArgs) -> ExitCode {
                 g.index,
                 g.kosumi.name(),
                 cfg.player.describe(),
-                arena::mix_seed(cfg.seed, g.index as u64),
+                play::mix_seed(cfg.seed, g.index as u64),
                 cfg.opponent,
                 cfg.referee.as_deref().unwrap_or("none (own count)")
             );
-            let text = arena::record_to_sgf(
+            let text = play::record_to_sgf(
                 &g.record,
                 &format!("kosumi match game {}", g.index),
                 &comment,
                 date.clone(),
                 Vec::new(),
             );
-            let path = out.join(kosumi::selfplay::sgf_name(g.index));
-            arena::write_atomic(&path, text.as_bytes())
-                .map_err(|e| arena::MatchError::Io(path, e))?;
+            let path = out.join(kosumi::play::selfplay::sgf_name(g.index));
+            play::write_atomic(&path, text.as_bytes())
+                .map_err(|e| play::MatchError::Io(path, e))?;
         }
         Ok(())
     });
@@ -565,7 +565,7 @@ fn gtp_words(a: &GtpArgs) -> Vec<String> {
     w
 }
 
-/// `word` quoted for `arena::engine::split_command_line`.
+/// `word` quoted for `play::client::split_command_line`.
 fn shell_quote(word: &str) -> String {
     format!("'{}'", word.replace('\'', "'\\''"))
 }

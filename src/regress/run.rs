@@ -4,7 +4,7 @@
 
 use super::suite::{Item, Suite};
 use super::{Outcome, SuiteResult, TestResult};
-use crate::arena::engine::{EngineError, GtpEngine};
+use crate::play::client::{ClientError, GtpClient};
 use std::collections::VecDeque;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
@@ -199,7 +199,7 @@ struct UnitResult {
 struct Session<'a> {
     cfg: &'a RunConfig,
     suite: &'a Suite,
-    engine: Option<GtpEngine>,
+    engine: Option<GtpClient>,
     /// Commands to replay after a restart, as `(name, args)`.
     history: Vec<(String, Vec<String>)>,
     restarts: usize,
@@ -208,15 +208,15 @@ struct Session<'a> {
 
 impl Session<'_> {
     /// The running engine, started (and the history replayed) if needed.
-    fn engine(&mut self, stop: &AtomicBool) -> Result<&mut GtpEngine, String> {
+    fn engine(&mut self, stop: &AtomicBool) -> Result<&mut GtpClient, String> {
         if self.engine.as_ref().is_some_and(|e| e.is_dead()) {
             self.engine = None;
         }
         if self.engine.is_none() {
             let mut e =
-                GtpEngine::start_in(&self.cfg.engine, Some(&self.suite.dir), self.cfg.timeout)
+                GtpClient::start_in(&self.cfg.engine, Some(&self.suite.dir), self.cfg.timeout)
                     .map_err(|e| match e {
-                        EngineError::Spawn(s) => format!("spawn: {s}"),
+                        ClientError::Spawn(s) => format!("spawn: {s}"),
                         e => format!("engine did not start: {e}"),
                     })?;
             if self.started_once {
@@ -309,7 +309,7 @@ fn run_unit(
                         s.remember(item, &answer);
                         Ok((answer, knows))
                     }
-                    Err(EngineError::Interrupted) => break,
+                    Err(ClientError::Interrupted) => break,
                     Err(e) => Err(e.to_string()),
                 }
             }
