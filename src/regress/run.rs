@@ -6,7 +6,7 @@ use super::suite::{Item, Suite};
 use super::{Outcome, SuiteResult, TestResult};
 use crate::play::client::{ClientError, GtpClient};
 use std::collections::VecDeque;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -152,9 +152,14 @@ pub fn run_suites(
     let queue: Mutex<VecDeque<Unit>> = Mutex::new(units(suites, cfg.jobs).into());
     let done: Mutex<Vec<(Unit, Result<UnitResult, RunError>)>> = Mutex::new(Vec::new());
     let workers = cfg.jobs.max(1);
+    // Raised when the engine cannot be started: the other workers stop.
+    let abort = AtomicBool::new(false);
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| loop {
+                if abort.load(Ordering::SeqCst) {
+                    break;
+                }
                 let next = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
                 let Some(unit) = next else { break };
                 let r = run_unit(&suites[unit.suite], unit, cfg, stop, progress);
@@ -163,6 +168,7 @@ pub fn run_suites(
                     .unwrap_or_else(|e| e.into_inner())
                     .push((unit, r));
                 if failed {
+                    abort.store(true, Ordering::SeqCst);
                     break;
                 }
             });
@@ -189,6 +195,15 @@ pub fn run_suites(
     Ok(results)
 }
 
+/// Why an engine could not be (re)started.
+enum StartError {
+    /// The program cannot be run at all: the whole run stops.
+    Spawn(String),
+    /// It started but failed its first requests or the replay: this
+    /// command fails.
+    Failed(String),
+}
+
 struct UnitResult {
     tests: Vec<TestResult>,
     restarts: usize,
@@ -208,7 +223,7 @@ struct Session<'a> {
 
 impl Session<'_> {
     /// The running engine, started (and the history replayed) if needed.
-    fn engine(&mut self, stop: &AtomicBool) -> Result<&mut GtpClient, String> {
+    fn engine(&mut self, stop: &AtomicBool) -> Result<&mut GtpClient, StartError> {
         if self.engine.as_ref().is_some_and(|e| e.is_dead()) {
             self.engine = None;
         }
@@ -216,8 +231,8 @@ impl Session<'_> {
             let mut e =
                 GtpClient::start_in(&self.cfg.engine, Some(&self.suite.dir), self.cfg.timeout)
                     .map_err(|e| match e {
-                        ClientError::Spawn(s) => format!("spawn: {s}"),
-                        e => format!("engine did not start: {e}"),
+                        ClientError::Spawn(s) => StartError::Spawn(s),
+                        e => StartError::Failed(format!("engine did not start: {e}")),
                     })?;
             if self.started_once {
                 self.restarts += 1;
@@ -229,7 +244,9 @@ impl Session<'_> {
                 // or a hang stops the replay.
                 let _answer = e
                     .request(name, &args, self.cfg.timeout, stop)
-                    .map_err(|err| format!("replaying `{name}` after a restart: {err}"))?;
+                    .map_err(|err| {
+                        StartError::Failed(format!("replaying `{name}` after a restart: {err}"))
+                    })?;
             }
             self.engine = Some(e);
         }
@@ -287,7 +304,7 @@ fn run_unit(
     let mut tests = Vec::new();
     let mut seconds = 0.0;
     for item in &suite.items[unit.start..unit.end] {
-        if stop.load(std::sync::atomic::Ordering::SeqCst) {
+        if stop.load(Ordering::SeqCst) {
             break;
         }
         if item.name == "quit" {
@@ -295,12 +312,8 @@ fn run_unit(
         }
         let t0 = Instant::now();
         let answer = match s.engine(stop) {
-            Err(msg) => {
-                if let Some(spawn) = msg.strip_prefix("spawn: ") {
-                    return Err(RunError::Spawn(spawn.to_string()));
-                }
-                Err(msg)
-            }
+            Err(StartError::Spawn(s)) => return Err(RunError::Spawn(s)),
+            Err(StartError::Failed(msg)) => Err(msg),
             Ok(engine) => {
                 let args: Vec<&str> = item.args.iter().map(String::as_str).collect();
                 let knows = engine.commands.is_empty() || engine.knows(&item.name);
@@ -314,6 +327,10 @@ fn run_unit(
                 }
             }
         };
+        if stop.load(Ordering::SeqCst) {
+            // Interrupted: this test was not run to its end.
+            break;
+        }
         let elapsed = t0.elapsed().as_secs_f64();
         seconds += elapsed;
         let Some(id) = item.id else { continue };
