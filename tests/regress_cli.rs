@@ -258,21 +258,32 @@ fn the_superko_suites_pass_against_kosumi_itself() {
 }
 
 #[test]
-fn unknown_commands_of_kosumi_are_counted_apart() {
+fn kosumi_gets_the_engine_options_and_unknown_commands_are_counted_apart() {
     let scratch = std::env::temp_dir().join(format!("kosumi-regress-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
     let suite = scratch.join("unknown.tst");
     std::fs::write(
         &suite,
-        "boardsize 9\nplay b e5\n1 owl_attack E5\n#? [0]\n2 is_legal w e5\n#? [0]\n",
+        "1 kosumi-rules\n#? [japanese.*]\n2 final_score\n#? [W\\+3\\.5]\n\
+         boardsize 9\nplay b e5\n3 owl_attack E5\n#? [0]\n4 is_legal w e5\n#? [0]\n",
     )
     .unwrap();
-    let o = regress(&["--player", "random", "--json", suite.to_str().unwrap()]);
+    // The engine options reach Kosumi's engine.
+    let o = regress(&[
+        "--player",
+        "random",
+        "--rules",
+        "japanese",
+        "--komi",
+        "3.5",
+        "--json",
+        suite.to_str().unwrap(),
+    ]);
     std::fs::remove_dir_all(&scratch).unwrap();
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     assert_eq!(
         outcomes(&stdout(&o))["unknown.tst"],
-        expect(&[(1, "unknown"), (2, "pass")])
+        expect(&[(1, "pass"), (2, "pass"), (3, "unknown"), (4, "pass")])
     );
 }
 
