@@ -22,6 +22,7 @@
 //! - [`gtp`]: the GTP v2 engine: line preprocessing, one command table,
 //!   the engine as a line-to-response function, the stdin/stdout loop.
 //! - [`stats`]: win rates with Wilson intervals, tallies, JSON text.
+//! - [`sprt`]: the sequential probability ratio test of `match --sprt`.
 //! - [`play`]: games between our players and outside GTP engines (the
 //!   client side of GTP), with faults recorded; matches; deterministic,
 //!   shardable self-play and its summaries.
@@ -42,6 +43,7 @@ pub mod regress;
 pub mod rules;
 pub mod score;
 pub mod sgf;
+pub mod sprt;
 pub mod stats;
 pub mod zobrist;
 

@@ -99,7 +99,7 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
             cfg.max_nodes =
                 kosumi::mcts::SearchConfig::nodes_for_memory(mib as usize * 1024 * 1024);
         }
-        kosumi::gtp::Engine::with_search(config, kosumi::mcts::MctsPlayer::new(cfg))
+        kosumi::gtp::Engine::new(config, Box::new(kosumi::mcts::MctsPlayer::new(cfg)))
     };
     if a.verbose {
         eprintln!(
@@ -308,6 +308,16 @@ struct MatchArgs {
     /// Output directory for the SGF files (none written without it).
     #[arg(long)]
     out: Option<std::path::PathBuf>,
+    /// Sequential probability ratio test: stop as soon as the games
+    /// accept ELO1 (Kosumi that much stronger) or ELO0; `--games` is the
+    /// most games played. Games come in pairs, one seed and colours
+    /// swapped. ALPHA and BETA default to 0.05.
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", value_parser = parse_sprt)]
+    sprt: Option<kosumi::sprt::SprtConfig>,
+}
+
+fn parse_sprt(s: &str) -> Result<kosumi::sprt::SprtConfig, String> {
+    kosumi::sprt::SprtConfig::parse(s).map_err(|e| e.to_string())
 }
 
 fn parse_rules(s: &str) -> Result<kosumi::Rules, String> {
@@ -480,6 +490,7 @@ fn run_match(a: MatchArgs) -> ExitCode {
         opponent: a.opponent.clone(),
         referee: a.referee.clone(),
         setup_timeout: std::time::Duration::from_secs_f64(a.move_timeout.max(10.0)),
+        sprt: a.sprt,
     };
     if let Some(out) = &a.out {
         if let Err(e) = std::fs::create_dir_all(out) {
@@ -492,10 +503,16 @@ fn run_match(a: MatchArgs) -> ExitCode {
     let date = today();
     let result = play::run_match(&cfg, &STOP, &mut |g, s| {
         pb.inc(1);
-        pb.set_message(format!(
-            "Kosumi {:.1}%",
-            100.0 * s.kosumi.rate().unwrap_or(0.0)
-        ));
+        pb.set_message(match &s.sprt {
+            Some(t) => format!(
+                "Kosumi {:.1}%  LLR {:.2} ({:.2}, {:.2})",
+                100.0 * s.kosumi.rate().unwrap_or(0.0),
+                t.llr(),
+                t.config.lower_bound(),
+                t.config.upper_bound()
+            ),
+            None => format!("Kosumi {:.1}%", 100.0 * s.kosumi.rate().unwrap_or(0.0)),
+        });
         if let Some(out) = &a.out {
             let comment = format!(
                 "Kosumi match game {} (0-based), Kosumi {} ({}), seed {}.\n\
@@ -503,7 +520,7 @@ fn run_match(a: MatchArgs) -> ExitCode {
                 g.index,
                 g.kosumi.name(),
                 cfg.player.describe(),
-                play::mix_seed(cfg.seed, g.index as u64),
+                cfg.game_seed(g.index),
                 cfg.opponent,
                 cfg.referee.as_deref().unwrap_or("none (own count)")
             );

@@ -158,6 +158,7 @@ pub struct GtpContestant {
     move_timeout: Duration,
     setup_timeout: Duration,
     label: String,
+    seed: Option<u64>,
 }
 
 impl GtpContestant {
@@ -178,7 +179,16 @@ impl GtpContestant {
             move_timeout,
             setup_timeout,
             label,
+            seed: None,
         })
+    }
+
+    /// The random seed the engine gets at the start of each following
+    /// game, with `set_random_seed` (GNU Go's command, which Kosumi also
+    /// answers) when the engine lists it; engines without it keep their
+    /// own seed. Reduced modulo 2^31, since engines read it as an `int`.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = Some(seed % (1 << 31));
     }
 
     /// Sends a command, dropping (killing) the engine on any error.
@@ -218,6 +228,18 @@ impl Contestant for GtpContestant {
                     continue; // engines without komi still play
                 }
                 return Err(Fault::Refused(format!("{cmd} {}: {msg}", args.join(" "))));
+            }
+        }
+        if let Some(seed) = self.seed {
+            if self
+                .engine
+                .as_ref()
+                .is_some_and(|e| e.knows("set_random_seed"))
+            {
+                let seed = seed.to_string();
+                if let Err(msg) = self.request("set_random_seed", &[&seed], t, stop)? {
+                    return Err(Fault::Refused(format!("set_random_seed {seed}: {msg}")));
+                }
             }
         }
         // Engines that take KGS rule names get ours; a refusal is only

@@ -7,6 +7,8 @@ use super::game::{play_game, Ending, GameConfig, GameRecord};
 use super::referee::Referee;
 use super::spec::{make_player, mix_seed, PlayerSpec};
 use crate::color::Color;
+use crate::score::GameResult;
+use crate::sprt::{Pentanomial, SprtConfig, SprtVerdict};
 use crate::stats::{json_counts, json_f64, json_str, text_counts, Tally};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -30,6 +32,114 @@ pub struct MatchConfig {
     pub referee: Option<String>,
     /// Time allowed for start-up and non-move commands.
     pub setup_timeout: Duration,
+    /// A sequential test that ends the match once decided (`games` is
+    /// then the most games played); games come in pairs with one seed.
+    pub sprt: Option<SprtConfig>,
+}
+
+impl MatchConfig {
+    /// The seed of game `index`: [`mix_seed`] of the base seed and the
+    /// index, or with an SPRT, of the pair's index, so that the two games
+    /// of a pair (colours swapped) share it.
+    pub fn game_seed(&self, index: usize) -> u64 {
+        let k = if self.sprt.is_some() {
+            index / 2
+        } else {
+            index
+        };
+        mix_seed(self.seed, k as u64)
+    }
+
+    /// The seed the opponent gets for game `index` (when it takes
+    /// `set_random_seed`): derived from [`MatchConfig::game_seed`], so
+    /// that every game (or pair) differs on both sides.
+    pub fn opponent_seed(&self, index: usize) -> u64 {
+        mix_seed(self.game_seed(index), 0x6f70_706f_6e65_6e74)
+    }
+}
+
+/// Where a match's SPRT stands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SprtState {
+    /// The test's settings.
+    pub config: SprtConfig,
+    /// Finished pairs by Kosumi's half points in the pair.
+    pub pairs: Pentanomial,
+    /// Pairs left out because a game of theirs had no result.
+    pub void_pairs: u64,
+    /// Kosumi's half points in the current pair's first game, once played
+    /// (`None` if it had no result).
+    pending: Option<Option<usize>>,
+}
+
+impl SprtState {
+    fn new(config: SprtConfig) -> SprtState {
+        SprtState {
+            config,
+            pairs: Pentanomial::default(),
+            void_pairs: 0,
+            pending: None,
+        }
+    }
+
+    /// Counts one game of Kosumi's; every second game closes a pair.
+    fn add(&mut self, result: &GameResult, kosumi: Color) {
+        let half = match result {
+            GameResult::Draw => Some(1),
+            r => r.winner().map(|w| if w == kosumi { 2 } else { 0 }),
+        };
+        match self.pending.take() {
+            None => self.pending = Some(half),
+            Some(first) => match (first, half) {
+                (Some(a), Some(b)) => self.pairs.add(a + b),
+                _ => self.void_pairs += 1,
+            },
+        }
+    }
+
+    /// The log-likelihood ratio so far.
+    pub fn llr(&self) -> f64 {
+        self.pairs.llr(&self.config)
+    }
+
+    /// Where the test stands.
+    pub fn verdict(&self) -> SprtVerdict {
+        self.pairs.verdict(&self.config)
+    }
+
+    /// One line for people: LLR, bounds, pairs and the verdict.
+    pub fn text(&self) -> String {
+        format!(
+            "SPRT {}: LLR {:.3} (bounds {:.3}, {:.3}), {} pairs {:?}, {}",
+            self.config,
+            self.llr(),
+            self.config.lower_bound(),
+            self.config.upper_bound(),
+            self.pairs.pairs(),
+            self.pairs.counts,
+            self.verdict()
+        )
+    }
+
+    fn json(&self) -> String {
+        let c = &self.config;
+        let counts: Vec<String> = self.pairs.counts.iter().map(u64::to_string).collect();
+        format!(
+            "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{},\"llr\":{},\"lower\":{},\
+             \"upper\":{},\"pairs\":{},\"pentanomial\":[{}],\"void_pairs\":{},\"verdict\":{}}}",
+            json_f64(c.elo0),
+            json_f64(c.elo1),
+            json_f64(c.alpha),
+            json_f64(c.beta),
+            json_f64(self.llr()),
+            json_f64(c.lower_bound()),
+            json_f64(c.upper_bound()),
+            self.pairs.pairs(),
+            counts.join(","),
+            self.void_pairs,
+            json_str(&self.verdict().to_string())
+        )
+    }
 }
 
 /// One game of a match.
@@ -65,6 +175,8 @@ pub struct MatchSummary {
     pub moves: [u64; 2],
     /// The opponent's name.
     pub opponent: String,
+    /// The sequential test, when the match runs one.
+    pub sprt: Option<SprtState>,
 }
 
 impl MatchSummary {
@@ -88,6 +200,9 @@ impl MatchSummary {
             None => r.ending.key().to_string(),
         };
         *self.endings.entry(key).or_insert(0) += 1;
+        if let Some(s) = self.sprt.as_mut() {
+            s.add(&r.result, g.kosumi);
+        }
         let k = g.kosumi.index();
         let o = 1 - k;
         self.think[0] += r.think[k].as_secs_f64();
@@ -107,7 +222,7 @@ impl MatchSummary {
 
     /// The summary for people, several lines.
     pub fn text(&self) -> String {
-        format!(
+        let text = format!(
             "games {}  vs {}\nKosumi wins {}\n  as Black {}\n  as White {}\n\
              void {}  endings: {}\ntime per move: Kosumi {:.3} s, opponent {:.3} s",
             self.games,
@@ -119,7 +234,11 @@ impl MatchSummary {
             text_counts(&self.endings),
             self.per_move(0),
             self.per_move(1)
-        )
+        );
+        match &self.sprt {
+            Some(s) => format!("{text}\n{}", s.text()),
+            None => text,
+        }
     }
 
     /// The summary as one JSON object.
@@ -139,7 +258,7 @@ impl MatchSummary {
         format!(
             "{{\"kind\":\"match\",\"opponent\":{},\"games\":{},\"kosumi\":{},\"as_black\":{},\
              \"as_white\":{},\"void\":{},\"endings\":{},\"seconds_per_move\":\
-             {{\"kosumi\":{},\"opponent\":{}}}}}",
+             {{\"kosumi\":{},\"opponent\":{}}}{}}}",
             json_str(&self.opponent),
             self.games,
             tally(&self.kosumi),
@@ -148,7 +267,10 @@ impl MatchSummary {
             self.void,
             json_counts(&self.endings),
             json_f64(self.per_move(0)),
-            json_f64(self.per_move(1))
+            json_f64(self.per_move(1)),
+            self.sprt
+                .as_ref()
+                .map_or(String::new(), |s| format!(",\"sprt\":{}", s.json()))
         )
     }
 }
@@ -177,7 +299,7 @@ impl fmt::Display for MatchError {
 impl std::error::Error for MatchError {}
 
 /// Plays a match of `cfg.games` games, Kosumi Black in even-numbered games
-/// (0, 2, ...). Calls `on_game` after each finished game (to write the
+/// (0, 2, ...); with an SPRT, stops after the pair that decides it. Calls `on_game` after each finished game (to write the
 /// record, show progress); stops early, without counting the game in
 /// progress, when `stop` is raised.
 ///
@@ -202,6 +324,7 @@ pub fn run_match(
     };
     let mut summary = MatchSummary {
         opponent: opp.name(),
+        sprt: cfg.sprt.map(SprtState::new),
         ..MatchSummary::default()
     };
     for index in 0..cfg.games {
@@ -214,13 +337,14 @@ pub fn run_match(
             Color::White
         };
         let mut me = LocalContestant::new(
-            make_player(&cfg.player, mix_seed(cfg.seed, index as u64)),
+            make_player(&cfg.player, cfg.game_seed(index)),
             format!(
                 "Kosumi {} ({})",
                 env!("CARGO_PKG_VERSION"),
                 cfg.player.describe()
             ),
         );
+        opp.set_seed(cfg.opponent_seed(index));
         let record = match kosumi {
             Color::Black => play_game(&cfg.game, &mut me, &mut opp, referee.as_mut(), stop),
             Color::White => play_game(&cfg.game, &mut opp, &mut me, referee.as_mut(), stop),
@@ -235,6 +359,13 @@ pub fn run_match(
         };
         summary.add(&g);
         on_game(&g, &summary)?;
+        if summary
+            .sprt
+            .as_ref()
+            .is_some_and(|s| index % 2 == 1 && s.verdict() != SprtVerdict::Continue)
+        {
+            break;
+        }
     }
     Ok(summary)
 }
