@@ -142,7 +142,7 @@ fn a_crash_and_a_hang_fail_their_tests_and_the_suite_goes_on() {
         "--engine",
         &fake(),
         "--timeout",
-        "0.5",
+        "2",
         "--json",
         suite.to_str().unwrap(),
     ]);
@@ -163,7 +163,7 @@ fn a_crash_and_a_hang_fail_their_tests_and_the_suite_goes_on() {
     );
     assert!(json.contains("\"restarts\":2,"), "{json}");
     assert!(json.contains("crashing on purpose"), "{json}");
-    assert!(json.contains("did not answer within 0.5 s"), "{json}");
+    assert!(json.contains("did not answer within 2.0 s"), "{json}");
 }
 
 #[test]

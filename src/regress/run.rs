@@ -16,13 +16,18 @@ pub struct RunConfig {
     /// The engine's command line (split as a shell would).
     pub engine: String,
     /// How long one command may take before the engine counts as hung and
-    /// is killed; also the limit for starting it.
+    /// is killed. Starting an engine (its `list_commands`, `name` and
+    /// `version`) may take [`START_TIMEOUT`] if that is longer.
     pub timeout: Duration,
     /// Worker threads, each with its own engine process. With fewer
     /// suites than jobs, suites are cut into pieces of consecutive tests,
     /// each started on a fresh engine with the state before it replayed.
     pub jobs: usize,
 }
+
+/// The least time an engine gets to start: loading its data may take
+/// longer than a move.
+pub const START_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Commands that change no engine state (by the GTP specification or
 /// GNU Go's documentation): never replayed after a restart.
@@ -228,12 +233,15 @@ impl Session<'_> {
             self.engine = None;
         }
         if self.engine.is_none() {
-            let mut e =
-                GtpClient::start_in(&self.cfg.engine, Some(&self.suite.dir), self.cfg.timeout)
-                    .map_err(|e| match e {
-                        ClientError::Spawn(s) => StartError::Spawn(s),
-                        e => StartError::Failed(format!("engine did not start: {e}")),
-                    })?;
+            let mut e = GtpClient::start_in(
+                &self.cfg.engine,
+                Some(&self.suite.dir),
+                self.cfg.timeout.max(START_TIMEOUT),
+            )
+            .map_err(|e| match e {
+                ClientError::Spawn(s) => StartError::Spawn(s),
+                e => StartError::Failed(format!("engine did not start: {e}")),
+            })?;
             if self.started_once {
                 self.restarts += 1;
             }
