@@ -12,6 +12,15 @@
 //! failure; `&` only records the answer. An error answer fails the test,
 //! unless the engine does not know the command: such tests are counted
 //! apart as unknown, never as failures.
+//!
+//! Where GNU Go's scripts differ, this follows `gogui-regress`, except for
+//! case: `regress.awk` and `regress.pl` wrap the pattern as `^A|B$`, which
+//! anchors only the first and last alternatives, match case-sensitively,
+//! and judge an error answer's text like any other (`regress.awk` reads
+//! only its first line). Here the whole answer must match one alternative,
+//! case is ignored (GTP vertices ignore it), and an error answer fails.
+//! GNU Go's own answers to its nine move suites get the same verdicts
+//! either way.
 
 pub mod report;
 pub mod run;
