@@ -18,6 +18,7 @@
 //! - A test without an `#?` line (or with a bare `#?`) passes unless the
 //!   engine answers with an error, as in `gogui-regress`.
 
+use crate::text::clip;
 use regex::Regex;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -170,7 +171,7 @@ pub fn parse_suite(text: &str, path: &Path, dir: &Path) -> Result<Suite, SuiteEr
         let (id, name) = if first.bytes().all(|b| b.is_ascii_digit()) {
             let id = first
                 .parse::<u64>()
-                .map_err(|_| err(line_no, format!("test id {first} is too large")))?;
+                .map_err(|_| err(line_no, format!("test id {} is too large", clip(first))))?;
             let Some(name) = words.next() else {
                 return Err(err(line_no, format!("test {id} has no command")));
             };
@@ -179,7 +180,10 @@ pub fn parse_suite(text: &str, path: &Path, dir: &Path) -> Result<Suite, SuiteEr
             (None, first)
         };
         if !name.is_ascii() || name.starts_with(|c: char| c.is_ascii_digit()) {
-            return Err(err(line_no, format!("{name:?} is not a GTP command name")));
+            return Err(err(
+                line_no,
+                format!("{:?} is not a GTP command name", clip(name)),
+            ));
         }
         open_test = id.map(|_| items.len());
         items.push(Item {
@@ -204,10 +208,10 @@ fn parse_expectation(s: &str) -> Result<Option<Expectation>, String> {
         return Ok(None);
     }
     let Some(body) = s.strip_prefix('[') else {
-        return Err(format!("expected `[` after `#?`, found {s:?}"));
+        return Err(format!("expected `[` after `#?`, found {:?}", clip(s)));
     };
     let Some(close) = body.rfind(']') else {
-        return Err(format!("no closing `]` in {s:?}"));
+        return Err(format!("no closing `]` in {:?}", clip(s)));
     };
     let (inner, flags) = (&body[..close], body[close + 1..].trim());
     if let Some(bad) = flags.chars().find(|c| !matches!(c, '*' | '&' | ' ' | '\t')) {
@@ -220,8 +224,13 @@ fn parse_expectation(s: &str) -> Result<Option<Expectation>, String> {
         Some(p) => (true, p),
         None => (false, text.as_str()),
     };
-    let regex = Regex::new(&format!("(?ims)\\A(?:{pattern})\\z"))
-        .map_err(|e| format!("bad pattern [{text}]: {}", first_line(&e.to_string())))?;
+    let regex = Regex::new(&format!("(?ims)\\A(?:{pattern})\\z")).map_err(|e| {
+        format!(
+            "bad pattern [{}]: {}",
+            clip(&text),
+            first_line(&e.to_string())
+        )
+    })?;
     Ok(Some(Expectation {
         negate,
         known_failure: flags.contains('*'),
