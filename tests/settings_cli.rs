@@ -95,3 +95,16 @@ fn match_refuses_each_bad_setting() {
         refused(&["match", "--opponent", "false", opt, bad], opt);
     }
 }
+
+#[test]
+fn regress_refuses_each_bad_setting() {
+    for (opt, bad) in [
+        ("--timeout", "0"),
+        ("--timeout", "1e300"),
+        ("--threads", "0"),
+        ("--playouts", "0"),
+        ("--jobs", "0"),
+    ] {
+        refused(&["regress", "x.tst", &format!("{opt}={bad}")], opt);
+    }
+}
