@@ -311,9 +311,11 @@ fn a_stale_interrupt_does_not_stop_the_next_command() {
     // The interrupt arrives while nothing runs: the genmoves after it must
     // start with the stop flag clear.
     let (mut e, seen) = scripted(Decision::Play(Move::Pass), false);
+    // The comment after the last genmove keeps it from being the last
+    // line read: the end of input stops the command answering that one.
     let out = run_io(
         &mut e,
-        b"1 genmove b\n# interrupt\n2 genmove w\n3 genmove b\n".to_vec(),
+        b"1 genmove b\n# interrupt\n2 genmove w\n3 genmove b\n# end\n".to_vec(),
     );
     assert_eq!(out, "=1 pass\n\n=2 pass\n\n=3 pass\n\n");
     // The first genmove may or may not have seen the interrupt (it was
