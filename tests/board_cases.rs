@@ -314,7 +314,10 @@ fn simple_ko_recapture_refused_then_allowed() {
 
     // The same in a game, under every ko rule.
     for ko in [KoRule::Simple, KoRule::Situational, KoRule::Positional] {
-        let rules = Rules { ko, suicide: false };
+        let rules = Rules {
+            ko,
+            ..Rules::default()
+        };
         let mut g = Game::from_position(board(start), White, rules, 0.5);
         let m = |v: &str| parse_gtp_move(v, 4).unwrap();
         g.play(White, m("B3")).unwrap();
@@ -434,7 +437,16 @@ fn verdicts(
     rules.map(|ko| {
         let start = board(diagram);
         let size = start.size();
-        let mut g = Game::from_position(start, to_move, Rules { ko, suicide }, 0.5);
+        let mut g = Game::from_position(
+            start,
+            to_move,
+            Rules {
+                ko,
+                suicide,
+                ..Rules::default()
+            },
+            0.5,
+        );
         for (n, m) in moves.iter().enumerate() {
             let mv = parse_sgf_move(m, size).unwrap();
             let c = g.to_move();

@@ -134,6 +134,7 @@ fn handicap_setup_and_odd_rules_round_trip() {
     let odd = Rules {
         ko: KoRule::Simple,
         suicide: true,
+        ..Rules::default()
     };
     let mut g = Game::from_position(b, Color::White, odd, -2.5);
     let text = sgf::game_to_sgf(&g, &GameInfo::default());

@@ -7,7 +7,7 @@ use crate::color::clip;
 use crate::color::Color;
 use crate::game::Game;
 use crate::point::{parse_sgf_move, parse_sgf_point, Move, Point, MAX_SIZE, MIN_SIZE};
-use crate::rules::{KoRule, Rules};
+use crate::rules::{KoRule, Rules, Scoring};
 use std::fmt;
 
 /// A tree whose Go content cannot be used: where, and why.
@@ -128,7 +128,16 @@ pub fn rules_from_ru(ru: &str) -> Option<Rules> {
             return None;
         };
         let suicide = l.contains("sui1");
-        Some(Rules { ko, suicide })
+        let scoring = if l.contains("scoreterritory") {
+            Scoring::Territory
+        } else {
+            Scoring::Area
+        };
+        Some(Rules {
+            ko,
+            suicide,
+            scoring,
+        })
     })
 }
 
@@ -141,8 +150,9 @@ pub fn ru_text(rules: Rules) -> String {
         Some("new_zealand") => "NZ".into(),
         Some("tromp-taylor") => "Tromp-Taylor".into(),
         _ => format!(
-            "ko{}scoreAREAsui{}",
+            "ko{}score{}sui{}",
             rules.ko.name().to_ascii_uppercase(),
+            rules.scoring.name().to_ascii_uppercase(),
             u8::from(rules.suicide)
         ),
     }
@@ -278,8 +288,8 @@ pub fn point_list(p: &Property, size: usize) -> Result<Vec<Point>, ContentError>
 /// # Errors
 /// [`ContentError`] for a tree that is no Go game or whose content cannot
 /// be replayed: other `GM`, bad `SZ`, a bad move or point value, two moves
-/// in one node, setup or `PL` after the first move, and (with `strict`)
-/// each Go-content leniency. An illegal move is no error: it ends the
+/// in one node, and (with `strict`) each Go-content leniency. Setup
+/// (`AB`, `AW`, `AE`) and `PL` may stand in any node of the main line. An illegal move is no error: it ends the
 /// replay and is reported in [`Replay::illegal`].
 pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentError> {
     let root = tree.root();
@@ -340,7 +350,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
     let mut broken = Vec::new();
     let komi_f = komi_value.unwrap_or(0.0);
 
-    for &i in &line {
+    for (k, &i) in line.iter().enumerate() {
         let node = &tree.nodes[i];
         let mv_prop = match (node.get("B"), node.get("W")) {
             (Some(b), Some(w)) => {
@@ -357,18 +367,15 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
             (None, Some(w)) => Some((Color::White, w)),
             (None, None) => None,
         };
-        // Setup and PL.
+        // Setup and PL, in any node of the main line.
+        let mut changes = Vec::new();
+        let mut setup_pos = None;
         for id in ["AB", "AW", "AE"] {
             let p = match node.get(id) {
                 Some(p) => p,
                 None => continue,
             };
-            if game.is_some() {
-                return Err(content(
-                    p.pos,
-                    format!("setup property {id} after the first move is not supported"),
-                ));
-            }
+            setup_pos.get_or_insert(p.pos);
             if mv_prop.is_some() {
                 if opts.strict {
                     return Err(content(p.pos, format!("setup {id} and a move in one node")));
@@ -384,23 +391,18 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                 return Err(content(p.pos, format!("whitespace in point list {id}")));
             }
             let pts = point_list(p, size)?;
-            let changes: Vec<_> = pts.into_iter().map(|pt| (pt, c)).collect();
-            setup
-                .set_many(&changes)
-                .map_err(|_| content(p.pos, format!("setup point off the board in {id}")))?;
+            let start = changes.len();
+            changes.extend(pts.into_iter().map(|pt| (pt, c)));
+            if game.is_none() {
+                setup
+                    .set_many(&changes[start..])
+                    .map_err(|_| content(p.pos, format!("setup point off the board in {id}")))?;
+            }
         }
+        let mut pl = None;
         if let Some(p) = node.get("PL") {
             match p.simple_text().parse::<Color>() {
-                Ok(c) => match game.as_mut() {
-                    None => setup_pl = Some(c),
-                    Some(g) => {
-                        if opts.strict {
-                            return Err(content(p.pos, "PL after the first move"));
-                        }
-                        warnings.push(format!("{}: PL after the first move: {c} to play", p.pos));
-                        g.set_to_move(c);
-                    }
-                },
+                Ok(c) => pl = Some(c),
                 Err(_) => {
                     if opts.strict {
                         return Err(content(
@@ -413,6 +415,42 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                         p.pos,
                         clip(&p.text())
                     ));
+                }
+            }
+        }
+        match game.as_mut() {
+            None => setup_pl = pl.or(setup_pl),
+            Some(g) => {
+                if let Some(pos) = setup_pos {
+                    // Setup after moves: the position with the stones
+                    // added or removed starts the game afresh (moves before
+                    // it stay on the board, not in the move list).
+                    let mut board = g.board().clone();
+                    board
+                        .set_many(&changes)
+                        .map_err(|_| content(pos, "setup point off the board"))?;
+                    let next = line[k..].iter().find_map(|&j| {
+                        let n = &tree.nodes[j];
+                        if n.get("B").is_some() {
+                            Some(Color::Black)
+                        } else if n.get("W").is_some() {
+                            Some(Color::White)
+                        } else {
+                            None
+                        }
+                    });
+                    let to_move = pl.or(next).unwrap_or(g.to_move());
+                    *g = start_game(
+                        &mut board,
+                        to_move,
+                        rules,
+                        komi_f,
+                        opts.strict,
+                        pos,
+                        &mut warnings,
+                    )?;
+                } else if let Some(c) = pl {
+                    g.set_to_move(c);
                 }
             }
         }

@@ -62,8 +62,7 @@
 //! Always errors: unclosed values, a property without a value, characters
 //! where a property, `;`, `(` or `)` must stand, no `(` in the file;
 //! `GM` other than 1, rectangular or unsupported `SZ`, invalid move or
-//! point values (`B[R16]`, off-board points), two moves in one node,
-//! setup or `PL` after the first move.
+//! point values (`B[R16]`, off-board points), two moves in one node.
 //!
 //! # Replay
 //!
@@ -76,6 +75,14 @@
 //! colour, point, reason); a tolerant one plays on through ko, superko and
 //! multi-stone suicide violations and stops only where the board cannot
 //! take the move (occupied, single-stone suicide).
+//!
+//! Setup (`AB`, `AW`, `AE`) and `PL` may stand in any node of the main
+//! line, as in GNU Go and Sabaki. Setup after the first move changes the
+//! position as it stands and starts the game afresh from there: the stones
+//! and prisoners of the moves before stay, the moves leave the move list
+//! (so `undo` stops there and a written record gives the position as
+//! setup), and the superko history restarts. The side to move after it is
+//! the node's `PL`, else the colour of the next move, else unchanged.
 //!
 //! # Writing
 //!

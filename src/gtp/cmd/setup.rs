@@ -33,12 +33,21 @@ pub(crate) fn cmd_clear_board(e: &mut Engine, r: &Request) -> Result<String, Com
 
 pub(crate) fn cmd_komi(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args::args_n(r, 1)?;
-    match r.args[0].parse::<f32>() {
-        Ok(k) if k.is_finite() && k.abs() <= 1000.0 => {
+    // GTP's float: digits, sign and point; Rust's `inf`, `nan` and
+    // exponents are no komi.
+    let text = r.args[0].as_str();
+    let decimal = text
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '.'));
+    match text.parse::<f32>() {
+        Ok(k) if decimal && k.is_finite() => {
+            if k.abs() > 1000.0 {
+                return Err(ArgError::Komi(clip(text)).into());
+            }
             e.game.set_komi(k);
             Ok(String::new())
         }
-        _ => Err(ArgError::Komi(clip(&r.args[0])).into()),
+        _ => Err(ArgError::KomiSyntax.into()),
     }
 }
 
@@ -99,10 +108,12 @@ pub(crate) fn cmd_place_free_handicap(e: &mut Engine, r: &Request) -> Result<Str
 
 pub(crate) fn cmd_set_free_handicap(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     let mut points = Vec::new();
+    // Any vertex that is unreadable, off the board or a pass makes the
+    // whole list bad (the specification's `bad vertex list`).
     for a in &r.args {
-        match e.parse_vertex(a)? {
-            Move::Play(p) => points.push(p),
-            Move::Pass => return Err(CommandError::BadVertexList),
+        match e.parse_vertex(a) {
+            Ok(Move::Play(p)) => points.push(p),
+            Ok(Move::Pass) | Err(_) => return Err(CommandError::BadVertexList),
         }
     }
     e.game.set_free_handicap(&points).map_err(|err| match err {
