@@ -631,6 +631,11 @@ impl Player for MctsPlayer {
         a.ownership
     }
 
+    fn set_seed(&mut self, seed: u64) {
+        self.cfg.seed = seed;
+        self.searches = 0;
+    }
+
     fn analyzer(&mut self) -> Option<&mut dyn Analyzer> {
         Some(self)
     }
