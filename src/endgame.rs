@@ -363,4 +363,86 @@ mod tests {
         let chains = classify(&b, &own);
         assert_eq!(stones_with(&chains, Status::Seki).len(), 5);
     }
+
+    /// A game on `diagram` with Black to move and every point Black's by
+    /// ownership (so every white chain is dead).
+    fn black_owns_all(diagram: &str) -> (Game, Vec<ChainStatus>) {
+        let b = Board::from_diagram(diagram).unwrap();
+        let own = vec![1.0; b.size() * b.size()];
+        let chains = classify(&b, &own);
+        let game = Game::from_position(b, Color::Black, crate::rules::Rules::CHINESE, 0.5);
+        (game, chains)
+    }
+
+    #[test]
+    fn clean_up_captures_first_then_fills_outside_liberties() {
+        // A white stone in atari at A1 and one with three liberties at C4:
+        // the capture comes first.
+        let (game, chains) = black_owns_all(
+            "
+            . . . . .
+            . . O . .
+            . . . . .
+            . . . . .
+            O X . . .",
+        );
+        let gtp = |m: &Move| m.to_gtp(5);
+        let first: Vec<String> = cleanup_moves(&game, Color::Black, &chains)
+            .iter()
+            .map(gtp)
+            .collect();
+        assert_eq!(first, ["A2"], "A1's last liberty");
+        // B5 has two liberties: C5 touches an empty point (outside), A5
+        // only Black and B5 (inner): C5 first.
+        let (game, chains) = black_owns_all(
+            "
+            . O . . .
+            X X X X .
+            . . . . .
+            . . . . .
+            . . . . .",
+        );
+        let moves = cleanup_moves(&game, Color::Black, &chains);
+        assert_eq!(moves, [Move::Play(Point::new(2, 0))]);
+        // No dead white chain: nothing to do.
+        let b = Board::from_diagram(
+            "
+            . X
+            O .",
+        )
+        .unwrap();
+        let chains = classify(&b, &[0.0, 1.0, -1.0, 0.0]);
+        let game = Game::from_position(b, Color::Black, crate::rules::Rules::CHINESE, 0.5);
+        assert!(cleanup_move(&game, Color::Black, &chains).is_none());
+    }
+
+    #[test]
+    fn territory_count_gives_dead_stones_as_prisoners() {
+        // Black's wall on B, White's on C; a dead white stone at A2.
+        let b = Board::from_diagram(
+            "
+            . X O .
+            O X O .
+            . X O .
+            . X O .",
+        )
+        .unwrap();
+        let mut own = vec![0.0f32; 16];
+        for y in 0..4 {
+            own[y * 4] = 1.0;
+            own[y * 4 + 1] = 1.0;
+            own[y * 4 + 2] = -1.0;
+            own[y * 4 + 3] = -1.0;
+        }
+        let chains = classify(&b, &own);
+        assert_eq!(stones_with(&chains, Status::Dead), [Point::new(0, 1)]);
+        let game = Game::from_position(b.clone(), Color::Black, crate::rules::Rules::JAPANESE, 0.5);
+        let c = count(&game, &chains);
+        // Black: 4 points of territory (A2 included) + 1 prisoner; White: 4.
+        assert_eq!((c.scoring, c.black, c.white), (Scoring::Territory, 5, 4));
+        assert_eq!(c.result(), GameResult::Score(Color::Black, 0.5));
+        let game = Game::from_position(b, Color::Black, crate::rules::Rules::CHINESE, 0.5);
+        let c = count(&game, &chains);
+        assert_eq!((c.scoring, c.black, c.white), (Scoring::Area, 8, 8));
+    }
 }

@@ -196,6 +196,9 @@ pub struct Loaded {
     pub warnings: Vec<String>,
     /// Komi from `KM`, if the record has one.
     pub komi: Option<f32>,
+    /// The record's `PB`, `PW`, `DT` and `GN`, and its `RE` when the whole
+    /// main line was loaded.
+    pub info: GameInfo,
 }
 
 /// Reads the first game of the file at `path` and replays its main line
@@ -236,10 +239,29 @@ pub fn load_position(
     }
     let mut warnings = c.warnings;
     warnings.extend(r.warnings);
+    let root = tree.root();
+    let text = |id: &str| {
+        root.get(id)
+            .map(|p| p.simple_text())
+            .filter(|t| !t.trim().is_empty())
+    };
+    let info = GameInfo {
+        black: text("PB"),
+        white: text("PW"),
+        result: if before_move.is_none() {
+            r.result.filter(|t| !t.trim().is_empty())
+        } else {
+            None
+        },
+        date: text("DT"),
+        game_name: text("GN"),
+        ..GameInfo::default()
+    };
     Ok(Loaded {
         game: r.game,
         warnings,
         komi: r.komi,
+        info,
     })
 }
 
