@@ -215,3 +215,21 @@ fn printsgf_writes_the_handicap() {
     let text = ok(&mut e, "printsgf");
     assert!(text.contains("HA[3]") && text.contains("AB["), "{text}");
 }
+
+#[test]
+fn kosumi_rules_sets_the_scoring() {
+    let mut e = Engine::new(Config::default(), Box::new(Passer));
+    assert_eq!(
+        ok(&mut e, "kosumi-rules chinese scoring=territory"),
+        "custom (ko positional, suicide forbidden, territory scoring)"
+    );
+    issue_position(&mut e);
+    assert_eq!(ok(&mut e, "final_score"), "B+11.5");
+    assert_eq!(
+        ok(&mut e, "kosumi-rules japanese scoring=area"),
+        "custom (ko simple, suicide forbidden)"
+    );
+    assert_eq!(ok(&mut e, "final_score"), "B+10.5");
+    let r = e.execute(b"kosumi-rules scoring=stones").unwrap();
+    assert_eq!(r, "? unknown scoring 'stones' (area, territory)\n\n");
+}
