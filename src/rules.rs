@@ -6,7 +6,7 @@
 //! plus prisoners, nothing in seki), [`Scoring::Area`] for the others
 //! (see [`crate::endgame`]).
 
-use crate::color::clip;
+use crate::text::clip;
 use std::fmt;
 use std::str::FromStr;
 

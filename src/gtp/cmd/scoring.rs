@@ -1,11 +1,11 @@
 //! Scoring: chain statuses, `final_score`, `final_status_list` and the
 //! ownership map.
 
-use crate::color::clip;
 use crate::endgame::{self, Status};
 use crate::gtp::args::{self, ArgError};
 use crate::gtp::engine::{CommandError, Engine};
 use crate::gtp::line::Request;
+use crate::text::clip;
 
 impl Engine {
     /// Chain statuses of the current position: the player's ownership

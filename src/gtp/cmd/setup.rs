@@ -1,12 +1,13 @@
 //! Setting up a game: board size, komi, handicap, rules, quitting.
 
-use crate::color::clip;
 use crate::game::{fixed_handicap_points, HandicapError};
 use crate::gtp::args::{self, ArgError};
 use crate::gtp::engine::{CommandError, Engine};
 use crate::gtp::line::Request;
+use crate::komi::KomiError;
 use crate::point::{Move, Point, MAX_SIZE, MIN_SIZE};
 use crate::rules::Rules;
+use crate::text::clip;
 
 pub(crate) fn cmd_quit(e: &mut Engine, _: &Request) -> Result<String, CommandError> {
     e.quit = true;
@@ -33,21 +34,15 @@ pub(crate) fn cmd_clear_board(e: &mut Engine, r: &Request) -> Result<String, Com
 
 pub(crate) fn cmd_komi(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args::args_n(r, 1)?;
-    // GTP's float: digits, sign and point; Rust's `inf`, `nan` and
-    // exponents are no komi.
-    let text = r.args[0].as_str();
-    let decimal = text
-        .chars()
-        .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '.'));
-    match text.parse::<f32>() {
-        Ok(k) if decimal && k.is_finite() => {
-            if k.abs() > 1000.0 {
-                return Err(ArgError::Komi(clip(text)).into());
-            }
+    // A komi that is not a number (NaN and the infinities included) is
+    // the specification's `syntax error`.
+    match crate::komi::Komi::parse(&r.args[0]) {
+        Ok(k) => {
             e.game.set_komi(k);
             Ok(String::new())
         }
-        _ => Err(ArgError::KomiSyntax.into()),
+        Err(KomiError::OutOfRange(_)) => Err(ArgError::Komi(clip(&r.args[0])).into()),
+        Err(KomiError::Syntax(_) | KomiError::NotFinite) => Err(ArgError::KomiSyntax.into()),
     }
 }
 
