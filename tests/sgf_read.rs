@@ -538,6 +538,7 @@ fn setup_in_later_nodes_loads_the_stones_gnugo_loads() {
         assert_eq!(stones(Color::White), white, "{f}");
         assert_eq!(g.captures(Color::Black), captures, "{f}");
         assert_eq!(g.to_move(), to_move, "{f}");
+        assert_eq!(r.moves_played, r.moves_in_record, "{f}");
     }
     // `loadsgf FILE N` counts moves as before (and as GNU Go does): the
     // setup node between moves 4 and 5 of ab-aw-after-moves.sgf is applied

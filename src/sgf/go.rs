@@ -87,6 +87,9 @@ pub struct Replay {
     pub result: Option<String>,
     /// B and W properties in the main line.
     pub moves_in_record: usize,
+    /// Moves of the main line played, those before a setup after moves
+    /// included (which [`Replay::game`]'s move list then no longer holds).
+    pub moves_played: usize,
     /// The move that stopped the replay, if one did.
     pub illegal: Option<IllegalAt>,
     /// Moves the rules forbid that a tolerant replay played anyway.
@@ -350,6 +353,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
     let mut number = 0usize;
     let mut illegal = None;
     let mut broken = Vec::new();
+    let mut moves_played = 0usize;
     let komi_f = komi_value.unwrap_or(0.0);
 
     for (k, &i) in line.iter().enumerate() {
@@ -556,6 +560,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
             illegal = Some(at(reason, mv.point().expect("a pass is always legal")));
             break;
         }
+        moves_played += 1;
     }
     let game = match game {
         Some(g) => g,
@@ -584,6 +589,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
         rules,
         result,
         moves_in_record,
+        moves_played,
         illegal,
         broken,
         warnings,
