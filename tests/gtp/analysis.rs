@@ -79,6 +79,9 @@ fn sample() -> Analysis {
         lcb,
         order,
         pv: pv.iter().map(|s| mv(s)).collect(),
+        pv_visits: (0..pv.len() as u32).map(|k| visits >> k).collect(),
+        score_lead: -1.5,
+        score_stdev: 20.25,
     };
     Analysis {
         color: Color::White,
@@ -86,6 +89,10 @@ fn sample() -> Analysis {
         playouts: 1000,
         winrate: 0.4656,
         score_lead: -1.0,
+        root_winrate: 0.45,
+        root_score_lead: -1.25,
+        root_score_stdev: 21.5,
+        unvisited: vec![cand("K10", 0, 0.5, 0.004, 0.0, 0, &["K10"])],
         candidates: vec![
             cand(
                 "D4",
