@@ -58,6 +58,12 @@ struct GtpArgs {
     /// Log more to stderr.
     #[arg(long)]
     verbose: bool,
+    /// Answer `version` with TEXT instead of Kosumi's version (as KataGo's
+    /// -override-version), for a GUI that reads the version as another
+    /// engine's: Lizzie warns unless a non-KataGo engine's version is 0.15
+    /// or later. `name` still answers Kosumi.
+    #[arg(long, value_name = "TEXT")]
+    override_version: Option<String>,
 }
 
 fn run_gtp(a: GtpArgs) -> ExitCode {
@@ -66,6 +72,14 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         || !(a.dyn_komi.is_finite() && (0.0..=100.0).contains(&a.dyn_komi))
     {
         eprintln!("kosumi: invalid --komi, --time or --dyn-komi");
+        return ExitCode::from(2);
+    }
+    // One token of printable ASCII: it goes into a response line as it is.
+    if a.override_version
+        .as_deref()
+        .is_some_and(|v| v.is_empty() || !v.bytes().all(|b| b.is_ascii_graphic() && b != b'#'))
+    {
+        eprintln!("kosumi: --override-version takes printable ASCII without spaces or '#'");
         return ExitCode::from(2);
     }
     let threads = a.threads.map_or_else(
@@ -82,6 +96,7 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         time: a.time,
         verbose: a.verbose,
         ponder: a.ponder,
+        version: a.override_version,
     };
     let mut engine = if a.player == "random" {
         kosumi::gtp::Engine::with_random_player(config)

@@ -47,6 +47,11 @@ pub struct Config {
     /// Think on the opponent's time (search player, I/O loop only): after a
     /// `genmove`, search the opponent's position until the next input line.
     pub ponder: bool,
+    /// The answer to `version` when set (`--override-version`, as KataGo's
+    /// `-override-version`): for a controller that reads the version as
+    /// another engine's (Lizzie reads it as Leela Zero's). `None`: the
+    /// crate's own version. `name` is never overridden.
+    pub version: Option<String>,
 }
 
 impl Default for Config {
@@ -61,6 +66,7 @@ impl Default for Config {
             time: None,
             verbose: false,
             ponder: false,
+            version: None,
         }
     }
 }
