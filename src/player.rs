@@ -349,6 +349,32 @@ mod tests {
     }
 
     #[test]
+    fn move_filters_count_depth_from_the_root_per_colour() {
+        let d4 = Move::Play(Point::new(3, 3));
+        let e5 = Move::Play(Point::new(4, 4));
+        let mut f = MoveFilter::default();
+        assert!(f.is_empty());
+        assert!(!f.forbids(Color::Black, d4, 0));
+        f.avoid(Color::Black, &[d4], 3);
+        assert!(!f.is_empty());
+        // Depths 0, 1, 2 are below 3; White is not concerned.
+        assert!(f.forbids(Color::Black, d4, 0));
+        assert!(f.forbids(Color::Black, d4, 2));
+        assert!(!f.forbids(Color::Black, d4, 3));
+        assert!(!f.forbids(Color::Black, e5, 0));
+        assert!(!f.forbids(Color::White, d4, 0));
+        // allow: everything else, the pass included, until depth 1.
+        f.allow_only(Color::White, &[e5], 1);
+        assert!(f.forbids(Color::White, d4, 0));
+        assert!(f.forbids(Color::White, Move::Pass, 0));
+        assert!(!f.forbids(Color::White, e5, 0));
+        assert!(!f.forbids(Color::White, d4, 1));
+        f.allow_only(Color::Black, &[Move::Pass], 2);
+        assert!(!f.forbids(Color::Black, Move::Pass, 0));
+        assert!(f.forbids(Color::Black, e5, 1));
+    }
+
+    #[test]
     fn ownership_of_a_settled_board() {
         let b = Board::from_diagram(
             "

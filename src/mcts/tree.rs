@@ -440,6 +440,20 @@ mod tests {
     }
 
     #[test]
+    fn score_statistics_are_exact_sums() {
+        let t = Tree::new(1024);
+        assert_eq!(t.score(0).get().mean(), None);
+        for m in [10, -4, 3, 3] {
+            t.score(0).add(m);
+        }
+        let d = t.score(0).get();
+        assert_eq!((d.count, d.sum, d.sum_sq), (4, 12, 134));
+        assert_eq!(d.mean(), Some(3.0));
+        // Population variance 134/4 - 9 = 24.5.
+        assert!((d.stdev().unwrap() - 24.5f64.sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
     fn reroot_keeps_the_subtree_packed() {
         let mut t = Tree::new(4096);
         let f = t.alloc(3).unwrap();
@@ -456,6 +470,8 @@ mod tests {
             t.node(g + k).visits.store(7 + k, Relaxed);
         }
         let mid = f + 1;
+        t.score(g + 1).add(-7);
+        t.score(mid).add(5);
         t.node(mid).first_child.store(g, Relaxed);
         t.node(mid).n_children.store(2, Relaxed);
         t.node(mid).state.store(EXPANDED, Release);
@@ -468,5 +484,9 @@ mod tests {
         assert_eq!(t.node(1).mv.load(Relaxed), 60);
         assert_eq!(t.node(2).visits(), 8);
         assert!(t.children(1).is_empty());
+        // Score statistics move with their nodes.
+        assert_eq!(t.score(0).get().sum, 5);
+        assert_eq!(t.score(1).get().count, 0);
+        assert_eq!(t.score(2).get().sum, -7);
     }
 }
