@@ -784,6 +784,11 @@ impl Player for MctsPlayer {
         a.ownership
     }
 
+    fn set_seed(&mut self, seed: u64) {
+        self.cfg.seed = seed;
+        self.searches = 0;
+    }
+
     fn cleans_up(&self) -> bool {
         true
     }

@@ -122,3 +122,15 @@ pub(crate) fn cmd_kgs_rules(e: &mut Engine, r: &Request) -> Result<String, Comma
     e.game.set_rules(rules);
     Ok(String::new())
 }
+
+/// `set_random_seed N` (GNU Go's command): the player's random stream
+/// restarts from `N`, so that a controller can give every game its own
+/// seed.
+pub(crate) fn cmd_set_random_seed(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
+    args::args_n(r, 1)?;
+    let seed = r.args[0]
+        .parse::<u64>()
+        .map_err(|_| ArgError::Number(clip(&r.args[0])))?;
+    e.player.set_seed(seed);
+    Ok(String::new())
+}
