@@ -642,7 +642,7 @@ fn snapshot(s: &Search) -> Analysis {
     } else {
         sign * (acc.margin as f32 / acc.count as f32 - komi)
     };
-    let root_score = tree.score(0).get();
+    let root_score = tree.score_data(0);
     let root_score_lead = root_score
         .mean()
         .map_or(score_lead, |m| lead_for(s.color, m, komi));
@@ -703,7 +703,7 @@ fn snapshot(s: &Search) -> Analysis {
                 None => break,
             }
         }
-        let sc = tree.score(ch).get();
+        let sc = tree.score_data(ch);
         cands.push(CandidateInfo {
             mv: n.mv(),
             visits: v,

@@ -66,18 +66,17 @@ pub struct Node {
 }
 
 /// The final scores of the playouts through one node, as Black's area
-/// margin without komi (an integer): their count, sum and sum of squares.
-/// Integers, so the atomic sums are exact and never need a CAS loop; the
-/// count is kept apart from the visits because visits are counted on the
-/// way down (virtual loss) and scores on the way back.
+/// margin without komi (an integer): their sum and sum of squares. The
+/// count is the node's visits (every visit backs up one score; while a
+/// search runs, the visits of playouts still under way are counted a
+/// little early). Integers, so the atomic sums are exact and never need a
+/// CAS loop; 16 bytes a node.
 #[derive(Default, Debug)]
 pub struct ScoreStats {
     /// Sum of the margins.
     sum: AtomicI64,
     /// Sum of the squared margins.
     sum_sq: AtomicU64,
-    /// Playouts counted.
-    count: AtomicU32,
 }
 
 /// A plain copy of [`ScoreStats`].
@@ -87,7 +86,7 @@ pub struct ScoreData {
     pub sum: i64,
     /// Sum of their squares.
     pub sum_sq: u64,
-    /// Playouts counted.
+    /// Playouts counted (the node's visits).
     pub count: u32,
 }
 
@@ -113,22 +112,11 @@ impl ScoreStats {
         self.sum.fetch_add(margin as i64, Relaxed);
         self.sum_sq
             .fetch_add((margin as i64 * margin as i64) as u64, Relaxed);
-        self.count.fetch_add(1, Relaxed);
-    }
-
-    /// The statistics so far.
-    pub(crate) fn get(&self) -> ScoreData {
-        ScoreData {
-            sum: self.sum.load(Relaxed),
-            sum_sq: self.sum_sq.load(Relaxed),
-            count: self.count.load(Relaxed),
-        }
     }
 
     fn set(&self, d: &ScoreData) {
         self.sum.store(d.sum, Relaxed);
         self.sum_sq.store(d.sum_sq, Relaxed);
-        self.count.store(d.count, Relaxed);
     }
 }
 
@@ -257,7 +245,17 @@ impl Tree {
         t
     }
 
-    /// The score statistics of node `i`.
+    /// The score statistics of node `i`, counted by its visits.
+    pub(crate) fn score_data(&self, i: u32) -> ScoreData {
+        let s = self.score(i);
+        ScoreData {
+            sum: s.sum.load(Relaxed),
+            sum_sq: s.sum_sq.load(Relaxed),
+            count: self.node(i).visits(),
+        }
+    }
+
+    /// The score sums of node `i`.
     #[inline]
     pub(crate) fn score(&self, i: u32) -> &ScoreStats {
         let chunk = self.score_chunks[(i >> CHUNK_BITS) as usize]
@@ -371,7 +369,7 @@ impl Tree {
             }
         }
         for &old in &old_index {
-            scores.push(self.score(old).get());
+            scores.push(self.score_data(old));
         }
         for (i, (d, sc)) in out.iter().zip(&scores).enumerate() {
             self.node(i as u32).restore(d);
@@ -442,11 +440,12 @@ mod tests {
     #[test]
     fn score_statistics_are_exact_sums() {
         let t = Tree::new(1024);
-        assert_eq!(t.score(0).get().mean(), None);
+        assert_eq!(t.score_data(0).mean(), None);
         for m in [10, -4, 3, 3] {
+            t.root().visits.fetch_add(1, Relaxed);
             t.score(0).add(m);
         }
-        let d = t.score(0).get();
+        let d = t.score_data(0);
         assert_eq!((d.count, d.sum, d.sum_sq), (4, 12, 134));
         assert_eq!(d.mean(), Some(3.0));
         // Population variance 134/4 - 9 = 24.5.
@@ -485,8 +484,8 @@ mod tests {
         assert_eq!(t.node(2).visits(), 8);
         assert!(t.children(1).is_empty());
         // Score statistics move with their nodes.
-        assert_eq!(t.score(0).get().sum, 5);
-        assert_eq!(t.score(1).get().count, 0);
-        assert_eq!(t.score(2).get().sum, -7);
+        assert_eq!(t.score_data(0).sum, 5);
+        assert_eq!(t.score_data(1).sum_sq, 0);
+        assert_eq!(t.score_data(2).sum, -7);
     }
 }
