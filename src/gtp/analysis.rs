@@ -127,6 +127,10 @@ pub struct Show {
     pub ownership: bool,
     /// `pvVisits true` (kata-): each candidate's `pvVisits` after its `pv`.
     pub pv_visits: bool,
+    /// `pvEdgeVisits true` (kata-): each candidate's `pvEdgeVisits` after
+    /// its `pv` (the same numbers as `pvVisits`: KataGo's differ only when
+    /// its search is a graph, and this one is a tree).
+    pub pv_edge_visits: bool,
     /// `rootInfo true` (kata-): the `rootInfo` block after the candidates.
     pub root_info: bool,
     /// `minmoves N`: show at least N moves, unvisited ones if needed.
@@ -140,6 +144,7 @@ impl Default for Show {
         Show {
             ownership: false,
             pv_visits: false,
+            pv_edge_visits: false,
             root_info: false,
             min_moves: 0,
             max_moves: usize::MAX,
@@ -204,10 +209,15 @@ pub fn info_line_with(a: &Analysis, size: usize, dialect: Dialect, show: &Show) 
             pieces.len(),
             pv.join(" ")
         );
-        if show.pv_visits {
-            piece.push_str(" pvVisits");
-            for v in c.pv_visits.iter().take(pv.len()) {
-                piece.push_str(&format!(" {v}"));
+        for (on, key) in [
+            (show.pv_visits, " pvVisits"),
+            (show.pv_edge_visits, " pvEdgeVisits"),
+        ] {
+            if on {
+                piece.push_str(key);
+                for v in c.pv_visits.iter().take(pv.len()) {
+                    piece.push_str(&format!(" {v}"));
+                }
             }
         }
         pieces.push(piece);
@@ -237,7 +247,8 @@ pub fn info_line_with(a: &Analysis, size: usize, dialect: Dialect, show: &Show) 
 /// Arguments of the analysis commands: `[color] [interval] [key value]...`
 /// with KataGo's keys: `interval`, `minmoves`, `maxmoves`, `avoid COLOR
 /// VERTICES DEPTH`, `allow COLOR VERTICES DEPTH`, and for kata- only
-/// `ownership`, `pvVisits` and `rootInfo` (`true` or `false`).
+/// `ownership`, `pvVisits`, `pvEdgeVisits` and `rootInfo` (`true` or
+/// `false`).
 struct AnalyzeArgs {
     color: Option<Color>,
     interval: Duration,
@@ -302,6 +313,7 @@ fn parse_analyze_args(r: &Request, dialect: Dialect, size: usize) -> Result<Anal
                 }
             }
             "pvVisits" if kata => out.show.pv_visits = flag(key, value)?,
+            "pvEdgeVisits" if kata => out.show.pv_edge_visits = flag(key, value)?,
             "rootInfo" if kata => out.show.root_info = flag(key, value)?,
             "minmoves" => out.show.min_moves = args::count(value)?,
             "maxmoves" => out.show.max_moves = args::count(value)?,

@@ -534,7 +534,7 @@ struct KataLine {
 }
 
 fn kata_parse(line: &str) -> KataLine {
-    const LISTS: [&str; 2] = ["pv", "pvVisits"];
+    const LISTS: [&str; 3] = ["pv", "pvVisits", "pvEdgeVisits"];
     let mut out = KataLine::default();
     let mut toks = line.split_whitespace().peekable();
     // Which block the pairs go to: 0 a move, 1 rootInfo.
@@ -699,8 +699,10 @@ fn score_lead_is_the_lead_of_the_side_analysed() {
 fn pv_visits_count_down_the_pv_in_a_search() {
     let mut e = search_engine(600);
     e.execute(b"play b e5").unwrap();
-    let k = kata_analyze(&mut e, "w 360000 pvVisits true");
+    let k = kata_analyze(&mut e, "w 360000 pvVisits true pvEdgeVisits true");
     for m in &k.moves {
+        // A tree, not a graph: edge visits are node visits.
+        assert_eq!(field(m, "pvEdgeVisits"), field(m, "pvVisits"));
         let pv = field(m, "pv");
         let visits: Vec<u32> = field(m, "pvVisits")
             .iter()
@@ -782,6 +784,7 @@ fn bad_analysis_options_are_refused() {
         "kata-analyze b 10 maxmoves -1",
         "lz-analyze b 10 rootInfo true",
         "lz-analyze b 10 pvVisits true",
+        "kata-analyze b 10 ownershipStdev true",
     ] {
         let out = e.execute(bad.as_bytes()).unwrap();
         assert!(out.starts_with("? "), "{bad}: {out}");
