@@ -275,7 +275,7 @@ fn go_properties() {
         ..ReplayOptions::default()
     };
     let e = sgf::replay(&tree("(;SZ[5];B[ cc ])"), &strict).unwrap_err();
-    assert_eq!(e.message, "whitespace in move 'B[ cc ]'");
+    assert_eq!(e.kind.to_string(), "whitespace in move 'B[ cc ]'");
     // SZ[19:19] is square.
     assert!(sgf::replay(&tree("(;SZ[19:19])"), &ReplayOptions::default()).is_ok());
 }

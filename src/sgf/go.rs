@@ -1,6 +1,7 @@
 //! The Go reading of a tree: board size, komi, rules, setup, the main line
 //! replayed into a [`Game`]; and a [`Game`] written back as a tree.
 
+use super::error::{ContentError, ContentErrorKind};
 use super::tree::{escape, GameTree, Node, Pos, Property};
 use super::warning::{Warning, WarningKind};
 use crate::board::{Board, IllegalMove};
@@ -11,20 +12,8 @@ use crate::rules::{KoRule, Rules};
 use crate::text::clip;
 use std::fmt;
 
-/// A tree whose Go content cannot be used: where, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ContentError {
-    /// The property at fault (1:1 when there is none).
-    pub pos: Pos,
-    /// What is wrong (lowercase).
-    pub message: String,
-}
-
-fn content(pos: Pos, message: impl Into<String>) -> ContentError {
-    ContentError {
-        pos,
-        message: message.into(),
-    }
+fn content(pos: Pos, kind: ContentErrorKind) -> ContentError {
+    ContentError::new(pos, kind)
 }
 
 /// A move of the record that could not be played.
@@ -163,7 +152,9 @@ pub fn board_size(root: &Node) -> Result<usize, ContentError> {
         s.trim().parse::<usize>().map_err(|_| {
             content(
                 p.pos,
-                format!("invalid board size 'SZ[{}]'", clip(&p.values[0])),
+                ContentErrorKind::InvalidSize {
+                    text: clip(&p.values[0]),
+                },
             )
         })
     };
@@ -173,15 +164,15 @@ pub fn board_size(root: &Node) -> Result<usize, ContentError> {
         if h != w {
             return Err(content(
                 p.pos,
-                format!("rectangular board {w}x{h} is not supported (square boards 2..=25 only)"),
+                ContentErrorKind::Rectangular {
+                    width: w,
+                    height: h,
+                },
             ));
         }
     }
     if !(MIN_SIZE..=MAX_SIZE).contains(&w) {
-        return Err(content(
-            p.pos,
-            format!("board size {w} is not supported (2..=25)"),
-        ));
+        return Err(content(p.pos, ContentErrorKind::UnsupportedSize(w)));
     }
     Ok(w)
 }
@@ -211,7 +202,7 @@ pub fn komi(
             if strict {
                 return Err(content(
                     p.pos,
-                    format!("invalid komi 'KM[{}]'", clip(&text)),
+                    ContentErrorKind::InvalidKomi { text: clip(&text) },
                 ));
             }
             warnings.push(Warning::new(
@@ -226,7 +217,10 @@ pub fn komi(
         if strict {
             return Err(content(
                 p.pos,
-                format!("komi {text} is out of range (x100 encoding of {fixed}?)"),
+                ContentErrorKind::KomiTimes100 {
+                    text: text.to_string(),
+                    komi: fixed,
+                },
             ));
         }
         warnings.push(Warning::new(
@@ -252,13 +246,17 @@ pub fn point_list(p: &Property, size: usize) -> Result<Vec<Point>, ContentError>
         if v.is_empty() {
             continue;
         }
-        let bad = |what: &str| {
+        let bad = || {
             content(
                 p.pos,
-                format!("{what} '{}[{}]' on a {size}x{size} board", p.id, clip(v)),
+                ContentErrorKind::InvalidPoint {
+                    id: p.id.clone(),
+                    text: clip(v),
+                    size,
+                },
             )
         };
-        let pt = |s: &str| parse_sgf_point(s.trim(), size).map_err(|_| bad("invalid point"));
+        let pt = |s: &str| parse_sgf_point(s.trim(), size).map_err(|_| bad());
         match v.split_once(':') {
             None => out.push(pt(v)?),
             Some((a, b)) => {
@@ -290,7 +288,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
     if let Some(gm) = root.get("GM") {
         let v = gm.simple_text();
         if v != "1" {
-            return Err(content(gm.pos, format!("not a go game (GM[{}])", clip(&v))));
+            return Err(content(gm.pos, ContentErrorKind::NotGo { text: clip(&v) }));
         }
     }
     let size = board_size(root)?;
@@ -353,7 +351,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                 } else {
                     w
                 };
-                return Err(content(later.pos, "two moves in one node"));
+                return Err(content(later.pos, ContentErrorKind::TwoMoves));
             }
             (Some(b), None) => Some((Color::Black, b)),
             (None, Some(w)) => Some((Color::White, w)),
@@ -368,12 +366,15 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
             if game.is_some() {
                 return Err(content(
                     p.pos,
-                    format!("setup property {id} after the first move is not supported"),
+                    ContentErrorKind::SetupAfterFirstMove { id: id.to_string() },
                 ));
             }
             if mv_prop.is_some() {
                 if opts.strict {
-                    return Err(content(p.pos, format!("setup {id} and a move in one node")));
+                    return Err(content(
+                        p.pos,
+                        ContentErrorKind::SetupWithMove { id: id.to_string() },
+                    ));
                 }
                 warnings.push(Warning::new(
                     p.pos,
@@ -386,13 +387,19 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                 _ => None,
             };
             if opts.strict && p.values.iter().any(|v| v.trim().len() != v.len()) {
-                return Err(content(p.pos, format!("whitespace in point list {id}")));
+                return Err(content(
+                    p.pos,
+                    ContentErrorKind::WhitespaceInPointList { id: id.to_string() },
+                ));
             }
             let pts = point_list(p, size)?;
             let changes: Vec<_> = pts.into_iter().map(|pt| (pt, c)).collect();
-            setup
-                .set_many(&changes)
-                .map_err(|_| content(p.pos, format!("setup point off the board in {id}")))?;
+            setup.set_many(&changes).map_err(|_| {
+                content(
+                    p.pos,
+                    ContentErrorKind::SetupOffBoard { id: id.to_string() },
+                )
+            })?;
         }
         if let Some(p) = node.get("PL") {
             match p.simple_text().parse::<Color>() {
@@ -400,7 +407,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                     None => setup_pl = Some(c),
                     Some(g) => {
                         if opts.strict {
-                            return Err(content(p.pos, "PL after the first move"));
+                            return Err(content(p.pos, ContentErrorKind::PlAfterFirstMove));
                         }
                         warnings.push(Warning::new(
                             p.pos,
@@ -413,7 +420,9 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                     if opts.strict {
                         return Err(content(
                             p.pos,
-                            format!("invalid color 'PL[{}]'", clip(&p.text())),
+                            ContentErrorKind::InvalidPl {
+                                text: clip(&p.text()),
+                            },
                         ));
                     }
                     warnings.push(Warning::new(
@@ -437,7 +446,10 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
             if opts.strict {
                 return Err(content(
                     p.pos,
-                    format!("move {} has {} values", p.id, p.values.len()),
+                    ContentErrorKind::SeveralMoveValues {
+                        id: p.id.clone(),
+                        count: p.values.len(),
+                    },
                 ));
             }
             warnings.push(Warning::new(
@@ -450,7 +462,10 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
             if opts.strict {
                 return Err(content(
                     p.pos,
-                    format!("whitespace in move '{}[{}]'", p.id, clip(&p.values[0])),
+                    ContentErrorKind::WhitespaceInMove {
+                        id: p.id.clone(),
+                        text: clip(&p.values[0]),
+                    },
                 ));
             }
             warnings.push(Warning::new(
@@ -461,11 +476,11 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
         let mv = parse_sgf_move(raw, size).map_err(|_| {
             content(
                 p.pos,
-                format!(
-                    "invalid move '{}[{}]' on a {size}x{size} board",
-                    p.id,
-                    clip(raw)
-                ),
+                ContentErrorKind::InvalidMove {
+                    id: p.id.clone(),
+                    text: clip(raw),
+                    size,
+                },
             )
         })?;
         if game.is_none() {
@@ -484,7 +499,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
             if opts.strict {
                 return Err(content(
                     p.pos,
-                    format!("move {number}: {color} plays out of turn"),
+                    ContentErrorKind::OutOfTurn { number, color },
                 ));
             }
             if warnings.len() < 100 {
@@ -573,10 +588,7 @@ fn start_game(
     if !dead.is_empty() {
         let names: Vec<String> = dead.iter().map(|p| p.to_sgf()).collect();
         if strict {
-            return Err(content(
-                pos,
-                format!("setup stones without liberties: {}", names.join(" ")),
-            ));
+            return Err(content(pos, ContentErrorKind::DeadSetup { points: names }));
         }
         warnings.push(Warning::new(
             pos,
