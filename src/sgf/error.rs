@@ -444,4 +444,27 @@ mod tests {
         let e = replay(&tree("(;SZ[5];W[zz])"), &ReplayOptions::default()).unwrap_err();
         assert_eq!(e.to_string(), "1:9: invalid move 'W[zz]' on a 5x5 board");
     }
+
+    #[test]
+    fn a_km_beyond_a_komi_after_x100_is_invalid() {
+        let tree = |s: &str| read_str(s, ReadOptions::default()).unwrap().trees[0].clone();
+        // 99999 reads as 999.99, a komi; 1e9 would be 1e7, no komi.
+        let r = replay(&tree("(;KM[99999])"), &ReplayOptions::default()).unwrap();
+        assert_eq!(r.komi.map(crate::komi::Komi::get), Some(999.99));
+        let r = replay(&tree("(;KM[1e9])"), &ReplayOptions::default()).unwrap();
+        assert_eq!(r.komi, None);
+        assert_eq!(r.game.komi().get(), 0.0);
+        assert_eq!(r.warnings, ["1:3: invalid komi 'KM[1e9]' ignored"]);
+        let strict = ReplayOptions {
+            strict: true,
+            ..ReplayOptions::default()
+        };
+        let e = replay(&tree("(;KM[1e9])"), &strict).unwrap_err();
+        assert_eq!(
+            e.kind.to_string(),
+            "komi 1e9 is out of range (x100 encoding of 10000000?)"
+        );
+        let e = replay(&tree("(;KM[inf])"), &strict).unwrap_err();
+        assert_eq!(e.kind, ContentErrorKind::InvalidKomi { text: "inf".into() });
+    }
 }

@@ -7,6 +7,7 @@ use super::warning::{Warning, WarningKind};
 use crate::board::{Board, IllegalMove};
 use crate::color::Color;
 use crate::game::Game;
+use crate::komi::Komi;
 use crate::point::{parse_sgf_move, parse_sgf_point, Move, Point, MAX_SIZE, MIN_SIZE};
 use crate::rules::{KoRule, Rules};
 use crate::text::clip;
@@ -69,7 +70,7 @@ pub struct Replay {
     /// The game as far as it was replayed.
     pub game: Game,
     /// Komi from `KM` (after x100 correction), if the record has one.
-    pub komi: Option<f32>,
+    pub komi: Option<Komi>,
     /// The rules replayed under.
     pub rules: Rules,
     /// The `RE` text, if any.
@@ -179,15 +180,17 @@ pub fn board_size(root: &Node) -> Result<usize, ContentError> {
 
 /// Reads `KM`. Values of 100 or more in absolute value are the x100
 /// encoding some servers (Fox) write: `KM[650]` is 6.5 komi, with a
-/// warning (an error when `strict`). Returns `None` when absent.
+/// warning (an error when `strict`). Returns `None` when absent, and (with
+/// a warning) for a value that is no number or whose x100 reading is no
+/// [`Komi`] (beyond 1000 points either way).
 ///
 /// # Errors
-/// A value that is no number, or (with `strict`) an x100 value.
+/// With `strict`, a value that is no number or an x100 value.
 pub fn komi(
     root: &Node,
     strict: bool,
     warnings: &mut Vec<Warning>,
-) -> Result<Option<f32>, ContentError> {
+) -> Result<Option<Komi>, ContentError> {
     let p = match root.get("KM") {
         None => return Ok(None),
         Some(p) => p,
@@ -196,9 +199,21 @@ pub fn komi(
     if text.is_empty() {
         return Ok(None);
     }
-    let k: f32 = match text.parse::<f32>() {
-        Ok(k) if k.is_finite() => k,
-        _ => {
+    let value = text.parse::<f32>().ok().filter(|k| k.is_finite());
+    let times100 = value.is_some_and(|k| k.abs() >= 100.0);
+    if let (Some(k), true, true) = (value, times100, strict) {
+        return Err(content(
+            p.pos,
+            ContentErrorKind::KomiTimes100 {
+                text: text.to_string(),
+                komi: k / 100.0,
+            },
+        ));
+    }
+    let komi = value.and_then(|k| Komi::new(if times100 { k / 100.0 } else { k }).ok());
+    let komi = match komi {
+        Some(k) => k,
+        None => {
             if strict {
                 return Err(content(
                     p.pos,
@@ -212,27 +227,16 @@ pub fn komi(
             return Ok(None);
         }
     };
-    if k.abs() >= 100.0 {
-        let fixed = k / 100.0;
-        if strict {
-            return Err(content(
-                p.pos,
-                ContentErrorKind::KomiTimes100 {
-                    text: text.to_string(),
-                    komi: fixed,
-                },
-            ));
-        }
+    if times100 {
         warnings.push(Warning::new(
             p.pos,
             WarningKind::KomiTimes100 {
                 text: text.to_string(),
-                komi: fixed,
+                komi: komi.get(),
             },
         ));
-        return Ok(Some(fixed));
     }
-    Ok(Some(k))
+    Ok(Some(komi))
 }
 
 /// Expands a point-list property (`AB[aa][cc:dd]`) on a board of `size`.
@@ -338,7 +342,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
     let mut number = 0usize;
     let mut illegal = None;
     let mut broken = Vec::new();
-    let komi_f = komi_value.unwrap_or(0.0);
+    let komi_f = komi_value.unwrap_or(Komi::ZERO);
 
     for &i in &line {
         let node = &tree.nodes[i];
@@ -576,7 +580,7 @@ fn start_game(
     setup: &mut Board,
     to_move: Color,
     rules: Rules,
-    komi: f32,
+    komi: Komi,
     strict: bool,
     pos: Pos,
     warnings: &mut Vec<Warning>,

@@ -40,7 +40,9 @@
 //! - missing `)` at the end of the file;
 //! - an unknown `CA` charset or bytes invalid in the charset (replaced by
 //!   U+FFFD);
-//! - komi written x100 (`KM[650]` is 6.5; any value of 100 or more);
+//! - komi written x100 (`KM[650]` is 6.5; any value of 100 or more; a
+//!   value whose x100 reading is still no [`crate::Komi`], beyond 1000
+//!   points either way, is ignored as unreadable);
 //! - setup (`AB`/`AW`/`AE`) and a move in the same node before the first
 //!   move (Fox);
 //! - moves out of turn (the same colour twice: handicap written as moves,
@@ -198,7 +200,7 @@ pub struct Loaded {
     /// Leniencies used and rule violations played through.
     pub warnings: Vec<Warning>,
     /// Komi from `KM`, if the record has one.
-    pub komi: Option<f32>,
+    pub komi: Option<crate::komi::Komi>,
 }
 
 /// Reads the first game of the file at `path` and replays its main line
