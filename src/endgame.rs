@@ -261,7 +261,7 @@ pub fn count(game: &Game, chains: &[ChainStatus]) -> Count {
         scoring: rules.scoring,
         black,
         white,
-        komi: game.komi(),
+        komi: game.komi().get(),
     }
 }
 
@@ -370,7 +370,12 @@ mod tests {
         let b = Board::from_diagram(diagram).unwrap();
         let own = vec![1.0; b.size() * b.size()];
         let chains = classify(&b, &own);
-        let game = Game::from_position(b, Color::Black, crate::rules::Rules::CHINESE, 0.5);
+        let game = Game::from_position(
+            b,
+            Color::Black,
+            crate::rules::Rules::CHINESE,
+            crate::komi::Komi::new(0.5).unwrap(),
+        );
         (game, chains)
     }
 
@@ -412,7 +417,12 @@ mod tests {
         )
         .unwrap();
         let chains = classify(&b, &[0.0, 1.0, -1.0, 0.0]);
-        let game = Game::from_position(b, Color::Black, crate::rules::Rules::CHINESE, 0.5);
+        let game = Game::from_position(
+            b,
+            Color::Black,
+            crate::rules::Rules::CHINESE,
+            crate::komi::Komi::new(0.5).unwrap(),
+        );
         assert!(cleanup_move(&game, Color::Black, &chains).is_none());
     }
 
@@ -436,12 +446,22 @@ mod tests {
         }
         let chains = classify(&b, &own);
         assert_eq!(stones_with(&chains, Status::Dead), [Point::new(0, 1)]);
-        let game = Game::from_position(b.clone(), Color::Black, crate::rules::Rules::JAPANESE, 0.5);
+        let game = Game::from_position(
+            b.clone(),
+            Color::Black,
+            crate::rules::Rules::JAPANESE,
+            crate::komi::Komi::new(0.5).unwrap(),
+        );
         let c = count(&game, &chains);
         // Black: 4 points of territory (A2 included) + 1 prisoner; White: 4.
         assert_eq!((c.scoring, c.black, c.white), (Scoring::Territory, 5, 4));
         assert_eq!(c.result(), GameResult::Score(Color::Black, 0.5));
-        let game = Game::from_position(b, Color::Black, crate::rules::Rules::CHINESE, 0.5);
+        let game = Game::from_position(
+            b,
+            Color::Black,
+            crate::rules::Rules::CHINESE,
+            crate::komi::Komi::new(0.5).unwrap(),
+        );
         let c = count(&game, &chains);
         assert_eq!((c.scoring, c.black, c.white), (Scoring::Area, 8, 8));
     }

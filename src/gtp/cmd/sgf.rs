@@ -31,9 +31,7 @@ pub(crate) fn cmd_loadsgf(e: &mut Engine, r: &Request) -> Result<String, Command
             e.game = loaded.game;
             e.info = loaded.info;
             e.info_moves = e.game.moves().len();
-            if let Ok(k) = crate::komi::Komi::new(komi) {
-                e.game.set_komi(k);
-            }
+            e.game.set_komi(komi);
             e.game.set_rules(rules);
             e.player.clear();
             Ok(String::new())
