@@ -59,7 +59,7 @@ fn policy_against_uniform_playouts() {
             },
             ..base.clone()
         });
-        let mut game = Game::new(size, Rules::default(), 7.5).unwrap();
+        let mut game = Game::new(size, Rules::default(), kosumi::Komi::default()).unwrap();
         let clock = Clock::default();
         let mut winner = None;
         while winner.is_none() && !game.two_passes() && game.moves().len() < 3 * size * size {
@@ -85,8 +85,8 @@ fn policy_against_uniform_playouts() {
         }
         let winner = winner.unwrap_or_else(|| {
             let own = policy.ownership(&game);
-            let dead = policy.dead_stones(game.board(), &own);
-            if game.area_score(&dead).margin() > 0.0 {
+            let chains = kosumi::endgame::classify(game.board(), &own);
+            if kosumi::endgame::count(&game, &chains).margin() > 0.0 {
                 Color::Black
             } else {
                 Color::White

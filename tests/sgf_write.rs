@@ -83,7 +83,7 @@ fn assert_same_game(a: &Game, b: &Game, what: &str) {
 
 #[test]
 fn golden_record() {
-    let mut g = Game::new(5, Rules::CHINESE, 7.5).unwrap();
+    let mut g = Game::new(5, Rules::CHINESE, kosumi::Komi::default()).unwrap();
     g.play(Color::Black, Move::Play(Point::new(2, 2))).unwrap();
     g.play(Color::White, Move::Pass).unwrap();
     g.play(Color::Black, Move::Play(Point::new(1, 1))).unwrap();
@@ -114,7 +114,7 @@ fn golden_record() {
 #[test]
 fn handicap_setup_and_odd_rules_round_trip() {
     // Fixed handicap: HA, AB, White to move, no PL needed.
-    let mut g = Game::new(9, Rules::JAPANESE, 0.5).unwrap();
+    let mut g = Game::new(9, Rules::JAPANESE, kosumi::Komi::new(0.5).unwrap()).unwrap();
     g.fixed_handicap(3).unwrap();
     let text = sgf::game_to_sgf(&g, &GameInfo::default());
     assert!(text.contains("HA[3]AB["), "{text}");
@@ -134,8 +134,9 @@ fn handicap_setup_and_odd_rules_round_trip() {
     let odd = Rules {
         ko: KoRule::Simple,
         suicide: true,
+        ..Rules::default()
     };
-    let mut g = Game::from_position(b, Color::White, odd, -2.5);
+    let mut g = Game::from_position(b, Color::White, odd, kosumi::Komi::new(-2.5).unwrap());
     let text = sgf::game_to_sgf(&g, &GameInfo::default());
     assert!(text.contains("RU[koSIMPLEscoreAREAsui1]"), "{text}");
     assert!(text.contains("PL[W]"), "{text}");
@@ -157,6 +158,17 @@ fn every_replayable_fixture_game_round_trips() {
     for (name, g) in &games {
         let text = sgf::game_to_sgf(g, &GameInfo::default());
         let r = read_back(&text);
+        if g.start().captures(Color::Black) + g.start().captures(Color::White) > 0 {
+            // Setup after moves (issue 13) starts the game afresh from a
+            // position that keeps the prisoners taken before it; SGF has
+            // no property for prisoners, so the written record starts
+            // with none. Everything else is the same.
+            assert!(name.starts_with("ab-aw-after-moves"), "{name}");
+            assert_eq!(g.start().hash(), r.game.start().hash(), "{name}");
+            assert_eq!(g.moves(), r.game.moves(), "{name}");
+            assert_eq!(g.board().hash(), r.game.board().hash(), "{name}");
+            continue;
+        }
         assert_same_game(g, &r.game, name);
     }
 }

@@ -42,7 +42,9 @@ pub enum ArgError {
     Size(String),
     /// Not a finite, non-negative number of seconds.
     Time(String),
-    /// Not an acceptable komi.
+    /// A komi that is not a (finite, decimal) number: GTP's `syntax error`.
+    KomiSyntax,
+    /// A komi that is a number but out of range.
     Komi(String),
     /// Not `alive`, `dead` or `seki`.
     Status(String),
@@ -58,6 +60,14 @@ pub enum ArgError {
     Ownership(String),
     /// An analysis key the engine does not know.
     AnalysisOption(String),
+    /// Not `true` or `false` for a flag of the analysis commands (the key,
+    /// the value).
+    Flag(String, String),
+    /// Not a depth of at least 1 for `avoid`/`allow`.
+    Depth(String),
+    /// `allow` given twice for one colour, or with `avoid` for it (the
+    /// colour).
+    AllowTwice(Color),
 }
 
 impl ArgError {
@@ -94,6 +104,7 @@ impl fmt::Display for ArgError {
             ArgError::Number(s) => write!(f, "invalid number '{s}'"),
             ArgError::Size(s) => write!(f, "invalid size '{s}'"),
             ArgError::Time(s) => write!(f, "invalid time '{s}'"),
+            ArgError::KomiSyntax => f.write_str("syntax error"),
             ArgError::Komi(s) => write!(f, "invalid komi '{s}'"),
             ArgError::Status(s) => write!(f, "invalid status '{s}'"),
             ArgError::KgsRules(s) => write!(f, "unknown rules '{s}'"),
@@ -102,6 +113,13 @@ impl fmt::Display for ArgError {
             ArgError::Interval(s) => write!(f, "invalid interval '{s}'"),
             ArgError::Ownership(s) => write!(f, "invalid ownership '{s}'"),
             ArgError::AnalysisOption(s) => write!(f, "unknown analysis option '{s}'"),
+            ArgError::Flag(k, v) => write!(f, "invalid {k} '{v}' (true or false)"),
+            ArgError::Depth(s) => write!(f, "invalid depth '{s}' (1 or more)"),
+            ArgError::AllowTwice(c) => write!(
+                f,
+                "for {}, allow cannot be combined with avoid or another allow",
+                c.name()
+            ),
         }
     }
 }

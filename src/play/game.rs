@@ -8,7 +8,10 @@
 use super::contestant::{Contestant, Fault, Reply};
 use super::referee::Referee;
 use crate::color::Color;
+use crate::endgame;
 use crate::game::{fixed_handicap_points, Game};
+use crate::komi::Komi;
+use crate::player::mc_ownership;
 use crate::point::Move;
 use crate::rules::Rules;
 use crate::score::GameResult;
@@ -22,7 +25,7 @@ pub struct GameConfig {
     /// Board size.
     pub size: usize,
     /// Komi.
-    pub komi: f32,
+    pub komi: Komi,
     /// Rules.
     pub rules: Rules,
     /// Moves (passes counted) after which the game is stopped and scored.
@@ -40,8 +43,8 @@ impl GameConfig {
     /// Checks the settings an outside caller could get wrong.
     ///
     /// # Errors
-    /// A message for a board size outside 2..=25 or a komi that is not a
-    /// finite number.
+    /// A message for a board size outside 2..=25 or a handicap that does
+    /// not fit the board (komi is a [`Komi`], checked when it was made).
     pub fn check(&self) -> Result<(), String> {
         if !(crate::point::MIN_SIZE..=crate::point::MAX_SIZE).contains(&self.size) {
             return Err(format!(
@@ -50,9 +53,6 @@ impl GameConfig {
                 crate::point::MIN_SIZE,
                 crate::point::MAX_SIZE
             ));
-        }
-        if !self.komi.is_finite() {
-            return Err(format!("komi {} is not a number", self.komi));
         }
         if self.handicap != 0 && fixed_handicap_points(self.size, self.handicap).is_none() {
             return Err(format!(
@@ -68,7 +68,7 @@ impl GameConfig {
     pub fn new(size: usize) -> GameConfig {
         GameConfig {
             size,
-            komi: 7.5,
+            komi: Komi::default(),
             rules: Rules::CHINESE,
             max_moves: 3 * size * size,
             move_timeout: None,
@@ -361,6 +361,19 @@ fn fault_ending(by: Color, f: Fault) -> Ending {
     }
 }
 
+/// Playouts of the ownership estimate behind the count of a finished game.
+pub const COUNT_PLAYOUTS: usize = 200;
+
+/// The count of a finished game without a referee: [`endgame::count`] by
+/// the game's rules, with the chains that [`endgame::classify`] calls dead
+/// by [`mc_ownership`] ([`COUNT_PLAYOUTS`] uniform playouts, a fixed seed,
+/// so the same game always counts the same) removed.
+pub fn count_finished(game: &Game) -> endgame::Count {
+    let own = mc_ownership(game, COUNT_PLAYOUTS, 1);
+    let chains = endgame::classify(game.board(), &own);
+    endgame::count(game, &chains)
+}
+
 fn score(
     game: &Game,
     cleaned: bool,
@@ -374,17 +387,10 @@ fn score(
             Err(e) => note = format!("{e}; "),
         }
     }
-    let s = game.area_score(&[]);
-    let how = if cleaned {
-        "Tromp-Taylor count after clean-up"
-    } else {
-        "Tromp-Taylor count"
-    };
+    let count = count_finished(game);
+    let after = if cleaned { " after clean-up" } else { "" };
     (
-        s.result(),
-        format!(
-            "{note}{how}: Black {}, White {}, komi {}",
-            s.black, s.white, s.komi
-        ),
+        count.result(),
+        format!("{note}{}{after}, dead stones by endgame", count.describe()),
     )
 }

@@ -40,7 +40,9 @@
 //! - missing `)` at the end of the file;
 //! - an unknown `CA` charset or bytes invalid in the charset (replaced by
 //!   U+FFFD);
-//! - komi written x100 (`KM[650]` is 6.5; any value of 100 or more);
+//! - komi written x100 (`KM[650]` is 6.5; any value of 100 or more; a
+//!   value whose x100 reading is still no [`crate::Komi`], beyond 1000
+//!   points either way, is ignored as unreadable);
 //! - setup (`AB`/`AW`/`AE`) and a move in the same node before the first
 //!   move (Fox);
 //! - moves out of turn (the same colour twice: handicap written as moves,
@@ -62,12 +64,14 @@
 //! Always errors: unclosed values, a property without a value, characters
 //! where a property, `;`, `(` or `)` must stand, no `(` in the file;
 //! `GM` other than 1, rectangular or unsupported `SZ`, invalid move or
-//! point values (`B[R16]`, off-board points), two moves in one node,
-//! setup or `PL` after the first move.
+//! point values (`B[R16]`, off-board points), two moves in one node.
 //!
 //! Every leniency used and every rule violation played through is a
 //! [`Warning`]: its place and a [`WarningKind`] to match on; `Display`
-//! gives the `line:column: text` form.
+//! gives the `line:column: text` form. Errors are values the same way: a
+//! [`SyntaxError`] (a place and a [`SyntaxErrorKind`]) from reading, a
+//! [`ContentError`] (a place and a [`ContentErrorKind`]) from replaying,
+//! and [`SgfError`] adds the file name.
 //!
 //! # Replay
 //!
@@ -81,6 +85,14 @@
 //! multi-stone suicide violations and stops only where the board cannot
 //! take the move (occupied, single-stone suicide).
 //!
+//! Setup (`AB`, `AW`, `AE`) and `PL` may stand in any node of the main
+//! line, as in GNU Go and Sabaki. Setup after the first move changes the
+//! position as it stands and starts the game afresh from there: the stones
+//! and prisoners of the moves before stay, the moves leave the move list
+//! (so `undo` stops there and a written record gives the position as
+//! setup), and the superko history restarts. The side to move after it is
+//! the node's `PL`, else the colour of the next move, else unchanged.
+//!
 //! # Writing
 //!
 //! [`game_to_sgf`] writes `GM[1]FF[4]CA[UTF-8]AP[Kosumi:<version>]SZ KM RU`
@@ -88,14 +100,16 @@
 //! pass. [`tree::write_collection`] writes any tree back; reading what it
 //! writes gives the same tree.
 
+pub mod error;
 pub mod go;
 pub mod parse;
 pub mod report;
 pub mod tree;
 pub mod warning;
 
-pub use go::{game_to_tree, replay, ContentError, GameInfo, IllegalAt, Replay, ReplayOptions};
-pub use parse::{read_bytes, read_str, Collection, ReadOptions, SyntaxError};
+pub use error::{ContentError, ContentErrorKind, SyntaxError, SyntaxErrorKind};
+pub use go::{game_to_tree, replay, GameInfo, IllegalAt, Replay, ReplayOptions};
+pub use parse::{read_bytes, read_str, Collection, ReadOptions};
 pub use tree::{GameTree, Node, Pos, Property};
 pub use warning::{Warning, WarningKind};
 
@@ -105,21 +119,21 @@ use std::fmt;
 use std::path::Path;
 
 /// What went wrong, without the place.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SgfErrorKind {
-    /// The file could not be read.
+    /// The file could not be read (the system's message, lowercase).
     Io(String),
     /// The text is no SGF (or needs a leniency in strict mode).
-    Syntax(String),
+    Syntax(SyntaxErrorKind),
     /// The SGF is no usable Go record.
-    Content(String),
+    Content(ContentErrorKind),
     /// A move of the main line cannot be played.
     IllegalMove(IllegalAt),
 }
 
 /// An error reading or replaying an SGF file: the file, the line and
 /// column, and what was expected.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SgfError {
     /// The file name as given (`<input>` for text without a file).
     pub file: String,
@@ -133,9 +147,8 @@ impl fmt::Display for SgfError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             SgfErrorKind::Io(m) => write!(f, "{}: cannot read file: {m}", self.file),
-            SgfErrorKind::Syntax(m) | SgfErrorKind::Content(m) => {
-                write!(f, "{}:{}: {m}", self.file, self.pos)
-            }
+            SgfErrorKind::Syntax(k) => write!(f, "{}:{}: {k}", self.file, self.pos),
+            SgfErrorKind::Content(k) => write!(f, "{}:{}: {k}", self.file, self.pos),
             SgfErrorKind::IllegalMove(a) => {
                 write!(f, "{}:{}: illegal {a}", self.file, self.pos)
             }
@@ -150,7 +163,7 @@ impl SgfError {
         SgfError {
             file: file.to_string(),
             pos: e.pos,
-            kind: SgfErrorKind::Syntax(e.message),
+            kind: SgfErrorKind::Syntax(e.kind),
         }
     }
 
@@ -158,7 +171,7 @@ impl SgfError {
         SgfError {
             file: file.to_string(),
             pos: e.pos,
-            kind: SgfErrorKind::Content(e.message),
+            kind: SgfErrorKind::Content(e.kind),
         }
     }
 }
@@ -197,7 +210,10 @@ pub struct Loaded {
     /// Leniencies used and rule violations played through.
     pub warnings: Vec<Warning>,
     /// Komi from `KM`, if the record has one.
-    pub komi: Option<f32>,
+    pub komi: Option<crate::komi::Komi>,
+    /// The record's `PB`, `PW`, `DT` and `GN`, and its `RE` when the whole
+    /// main line was loaded.
+    pub info: GameInfo,
 }
 
 /// Reads the first game of the file at `path` and replays its main line
@@ -238,10 +254,29 @@ pub fn load_position(
     }
     let mut warnings = c.warnings;
     warnings.extend(r.warnings);
+    let root = tree.root();
+    let text = |id: &str| {
+        root.get(id)
+            .map(|p| p.simple_text())
+            .filter(|t| !t.trim().is_empty())
+    };
+    let info = GameInfo {
+        black: text("PB"),
+        white: text("PW"),
+        result: if before_move.is_none() {
+            r.result.filter(|t| !t.trim().is_empty())
+        } else {
+            None
+        },
+        date: text("DT"),
+        game_name: text("GN"),
+        ..GameInfo::default()
+    };
     Ok(Loaded {
         game: r.game,
         warnings,
         komi: r.komi,
+        info,
     })
 }
 

@@ -182,7 +182,7 @@ fn a_queued_command_still_gets_its_genmove_in_full() {
     let mut engine = kosumi::gtp::Engine::new(
         kosumi::gtp::Config {
             size: 19,
-            komi: 7.5,
+            komi: kosumi::Komi::parse("7.5").unwrap(),
             rules: kosumi::Rules::default(),
             seed: 3,
             threads: 1,
@@ -190,6 +190,7 @@ fn a_queued_command_still_gets_its_genmove_in_full() {
             time: None,
             verbose: false,
             ponder: false,
+            version: None,
         },
         Box::new(kosumi::mcts::MctsPlayer::new(kosumi::mcts::SearchConfig {
             threads: 1,
