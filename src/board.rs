@@ -603,25 +603,32 @@ impl Board {
     }
 
     /// [`Board::is_suicide`] for a point `pi` (in the frame) with no empty
-    /// neighbour.
-    #[inline]
+    /// neighbour: no neighbouring chain of `me` has two liberties or more
+    /// and no neighbouring chain of the opponent is in atari.
+    #[inline(always)]
     fn suicide_closed(&self, me: u8, pi: usize) -> bool {
+        !self.saved_closed(me, pi)
+    }
+
+    /// Whether some neighbour of `pi` gives a stone of `me` there a liberty
+    /// (an own chain with two liberties or more, an opposing chain in
+    /// atari), for a point with no empty neighbour. The per-neighbour test
+    /// has no branch (an off-board neighbour has root 0, whose record is
+    /// always empty); only the rare "found one" exits.
+    #[inline(always)]
+    fn saved_closed(&self, me: u8, pi: usize) -> bool {
+        let opp = me ^ 3;
         for q in Point(pi as u16).neighbors() {
             let qi = q.index();
             let cell = self.cell_at(qi);
-            if cell == OFF {
-                continue;
-            }
             let ch = self.chain_of(qi);
-            if cell == me {
-                if ch.two_or_more() {
-                    return false;
-                }
-            } else if ch.in_atari() {
-                return false;
+            let some = ch.libs != 0;
+            let one = ch.libs as u64 * ch.sum2 as u64 == ch.sum as u64 * ch.sum as u64;
+            if (cell == me) & some & !one | (cell == opp) & some & one {
+                return true;
             }
         }
-        true
+        false
     }
 
     /// The raw content of a cell of the padded layout, for pattern codes:
@@ -663,6 +670,10 @@ impl Board {
     pub fn liberties_after(&self, c: Color, p: Point, limit: usize) -> usize {
         let pi = framed(p);
         let limit = limit.min(8);
+        let open = (self.nb_at(pi) & NB_FIELD) as usize;
+        if open >= limit {
+            return limit;
+        }
         let me = cell_of(c);
         let mut found = [0u16; 8];
         let mut n = 0;
@@ -714,6 +725,16 @@ impl Board {
             }
         }
         n
+    }
+
+    /// How many of the four neighbours of `p` are empty (one read of the
+    /// neighbour-count word).
+    ///
+    /// # Panics
+    /// If `p` is not inside the padded layout's frame.
+    #[inline]
+    pub fn empty_neighbors(&self, p: Point) -> usize {
+        (self.nb_at(framed(p)) & NB_FIELD) as usize
     }
 
     /// Whether `p` has a neighbouring stone of colour `c`.
@@ -935,46 +956,50 @@ impl Board {
         // Every neighbouring stone's chain loses the pseudo-liberty `p`;
         // every empty neighbour is one of the new stone's. Weights instead
         // of branches: off-board cells have root 0 (a dummy record) and
-        // empty cells a stale root, both updated with weight 0.
+        // empty cells a stale root, both updated with weight 0. A chain
+        // next to `p` several times reaches zero only at its last update,
+        // so the capture test is one OR of compares made on the way.
         let nbrs = p.neighbors();
+        let before = self.nb_at(pi);
         let delta = unit(me).wrapping_sub(unit(EMPTY));
         let (p32, pp) = (pi as u32, (pi * pi) as u32);
         let mut own = Chain {
-            libs: 0,
+            libs: before & NB_FIELD,
             stones: 1,
             sum: 0,
             sum2: 0,
         };
-        for q in nbrs {
+        let mut any = false;
+        let mut friends = 0u32;
+        for (k, q) in nbrs.into_iter().enumerate() {
             let qi = q.index();
             self.nb_add(qi, delta);
             let cell = self.cell_at(qi);
             let r = self.root_at(qi);
-            self.chain_mut(r).sub_lib(stone_weight(cell), p32, pp);
-            own.add_lib((cell == EMPTY) as u32, qi as u32, (qi * qi) as u32);
+            let ch = self.chain_mut(r);
+            ch.sub_lib(stone_weight(cell), p32, pp);
+            any |= (cell == opp) & (ch.libs == 0);
+            friends |= ((cell == me) as u32) << k;
+            let e = (cell == EMPTY) as u32;
+            own.sum += e * qi as u32;
+            own.sum2 += e * (qi * qi) as u32;
         }
         self.set_root(pi, pi);
         // SAFETY: pi is in the frame.
         unsafe { *self.next.get_unchecked_mut(pi) = pi as u16 };
         *self.chain_mut(pi) = own;
 
+        // Merge with the friendly neighbours' chains, one bit each.
         let mut mine = pi;
-        for q in nbrs {
-            let qi = q.index();
-            if self.cell_at(qi) == me {
-                let r = self.root_at(qi);
-                if r != mine {
-                    mine = self.merge(mine, r);
-                }
+        while friends != 0 {
+            let k = friends.trailing_zeros() as usize & 3;
+            friends &= friends - 1;
+            let r = self.root_at(nbrs[k].index());
+            if r != mine {
+                mine = self.merge(mine, r);
             }
         }
 
-        // The capture test: one OR over the four neighbours.
-        let mut any = false;
-        for q in nbrs {
-            let qi = q.index();
-            any |= (self.cell_at(qi) == opp) & (self.chain_of(qi).libs == 0);
-        }
         let mut captured = 0;
         let mut last_captured = 0;
         if any {
@@ -1056,11 +1081,9 @@ impl Board {
     #[inline(never)]
     fn closed_candidate(&self, me: u8, pi: usize, w: u16) -> bool {
         let opp = me ^ 3;
-        if w & (unit(opp) * NB_FIELD) == 0 && self.eye_diagonals(opp, pi) {
-            return false;
-        }
-        let ko = self.ko as usize == pi && self.ko_color == me;
-        !ko && !self.suicide_closed(me, pi)
+        let eye = (w & (unit(opp) * NB_FIELD) == 0) & self.eye_diagonals(opp, pi);
+        let ko = (self.ko as usize == pi) & (self.ko_color == me);
+        !(eye | ko) && self.saved_closed(me, pi)
     }
 
     /// Puts a stone on `p` or clears it, for setup (SGF `AB`/`AW`/`AE`,
@@ -1173,6 +1196,12 @@ impl Board {
             if self.root[i] as usize >= ARRAY_LEN || self.next[i] as usize >= ARRAY_LEN {
                 return Err(format!("cell {i} links out of the arrays"));
             }
+        }
+        if self.chains[0] != Chain::default() {
+            return Err(format!(
+                "the off-board dummy chain record changed: {:?}",
+                self.chains[0]
+            ));
         }
         for p in Point::all(size) {
             let i = p.index();
