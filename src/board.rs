@@ -702,12 +702,33 @@ impl Board {
                 continue;
             }
             let r = self.root_at(q.index()) as u16;
-            // A chain in atari has only `p` to give.
-            if roots[..nr].contains(&r) || self.chain_at(r as usize).in_atari() {
+            if roots[..nr].contains(&r) {
                 continue;
             }
             roots[nr] = r;
             nr += 1;
+            // The chain's pseudo-liberties other than `p`: `p` counts once
+            // for each of the chain's stones next to it.
+            let k = nbrs
+                .iter()
+                .filter(|n| self.cell_at(n.index()) == me && self.root_at(n.index()) == r as usize)
+                .count() as u64;
+            let ch = self.chain_at(r as usize);
+            let p64 = pi as u64;
+            let libs = ch.libs as u64 - k;
+            let sum = ch.sum as u64 - k * p64;
+            let sum2 = ch.sum2 as u64 - k * p64 * p64;
+            if libs == 0 {
+                continue;
+            }
+            if libs * sum2 == sum * sum {
+                add((sum / libs) as u16, &mut found, &mut n);
+                continue;
+            }
+            // Two distinct liberties besides `p`, or more.
+            if limit <= 2 {
+                return limit;
+            }
             let mut s = r;
             loop {
                 for l in Point(s).neighbors() {
@@ -1081,9 +1102,13 @@ impl Board {
     #[inline(never)]
     fn closed_candidate(&self, me: u8, pi: usize, w: u16) -> bool {
         let opp = me ^ 3;
-        let eye = (w & (unit(opp) * NB_FIELD) == 0) & self.eye_diagonals(opp, pi);
+        // Every neighbour our own or off the board: an eye unless the
+        // diagonals make it a false one.
+        if w & (unit(opp) * NB_FIELD) == 0 && self.eye_diagonals(opp, pi) {
+            return false;
+        }
         let ko = (self.ko as usize == pi) & (self.ko_color == me);
-        !(eye | ko) && self.saved_closed(me, pi)
+        !ko && self.saved_closed(me, pi)
     }
 
     /// Puts a stone on `p` or clears it, for setup (SGF `AB`/`AW`/`AE`,
