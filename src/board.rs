@@ -212,7 +212,6 @@ impl Chain {
 }
 
 /// A Go board of any size from 2x2 to 25x25.
-#[derive(Clone)]
 pub struct Board {
     size: u8,
     /// 0 empty, 1 black, 2 white, 3 off the board.
@@ -239,6 +238,54 @@ pub struct Board {
     captures: [u32; 2],
     hash: u64,
     keys: &'static Keys,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            size: self.size,
+            cells: self.cells,
+            nbrs: self.nbrs,
+            root: self.root,
+            next: self.next,
+            chains: self.chains,
+            empties: self.empties,
+            empty_pos: self.empty_pos,
+            n_empty: self.n_empty,
+            ko: self.ko,
+            ko_color: self.ko_color,
+            captures: self.captures,
+            hash: self.hash,
+            keys: self.keys,
+        }
+    }
+
+    /// Copies only the part of the arrays a board of this size uses when
+    /// both boards have the same size (everything past it is off the board
+    /// in both and never read or written), as a playout loop resetting its
+    /// board from the same start position does.
+    fn clone_from(&mut self, src: &Board) {
+        if self.size != src.size {
+            *self = src.clone();
+            return;
+        }
+        // Every neighbour and diagonal of an on-board point is below this.
+        let end = (self.size() + 2) * STRIDE;
+        self.cells[..end].copy_from_slice(&src.cells[..end]);
+        self.nbrs[..end].copy_from_slice(&src.nbrs[..end]);
+        self.root[..end].copy_from_slice(&src.root[..end]);
+        self.next[..end].copy_from_slice(&src.next[..end]);
+        self.chains[..end].copy_from_slice(&src.chains[..end]);
+        self.empty_pos[..end].copy_from_slice(&src.empty_pos[..end]);
+        let n = src.n_empty as usize;
+        self.empties[..n].copy_from_slice(&src.empties[..n]);
+        self.n_empty = src.n_empty;
+        self.ko = src.ko;
+        self.ko_color = src.ko_color;
+        self.captures = src.captures;
+        self.hash = src.hash;
+        self.keys = src.keys;
+    }
 }
 
 impl PartialEq for Board {
@@ -1490,6 +1537,65 @@ mod tests {
         board.for_each_stone(Point::new(1, 1), |_| stones += 1);
         assert_eq!(stones, 2);
         assert_eq!(board.cell_code(Point::new(1, 0)), 1);
+    }
+
+    #[test]
+    fn clone_from_copies_the_used_prefix_only_when_sizes_agree() {
+        let empty = Board::new(5).unwrap();
+        let mut played = empty.clone();
+        for (i, &p) in [(1, 1), (2, 1), (1, 2), (2, 2), (0, 1), (3, 1)]
+            .iter()
+            .enumerate()
+        {
+            let c = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            played.play(c, Point::new(p.0, p.1), false).unwrap();
+        }
+        // Back to the empty start: equal, and every record consistent.
+        let mut b = played.clone();
+        b.clone_from(&empty);
+        assert_eq!(b, empty);
+        b.check_invariants().unwrap();
+        // Forward to the played position, then play on from it.
+        b.clone_from(&played);
+        assert_eq!(b, played);
+        b.check_invariants().unwrap();
+        b.play(Color::Black, Point::new(4, 4), false).unwrap();
+        b.check_invariants().unwrap();
+        // A different size falls back to a whole copy.
+        let mut other = Board::new(19).unwrap();
+        other.clone_from(&played);
+        assert_eq!(other, played);
+        other.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn last_liberty_and_atari_from_the_sums() {
+        let mut board = b("
+            . X X . .
+            X O O . .
+            X O . . .
+            . X . . .
+            . . . . .");
+        // White's three stones: liberties D4 and C3 (C3 twice as a
+        // pseudo-liberty, next to two of them).
+        let white = Point::new(1, 1);
+        assert!(!board.in_atari(white));
+        assert_eq!(board.last_liberty(white), None);
+        assert_eq!(board.liberties(white), 2);
+        board.play(Color::Black, Point::new(3, 1), false).unwrap();
+        assert!(board.in_atari(white));
+        assert_eq!(board.last_liberty(white), Some(Point::new(2, 2)));
+        assert_eq!(board.liberties(white), 1);
+        assert_eq!(board.chain_len(white), 3);
+        // Black C3 captures all three.
+        assert_eq!(board.play(Color::Black, Point::new(2, 2), false), Ok(3));
+        assert!(!board.in_atari(white));
+        assert_eq!(board.liberties(Point::new(2, 2)), 4);
+        board.check_invariants().unwrap();
     }
 
     #[test]
