@@ -668,6 +668,7 @@ impl Board {
         for q in Point(pi as u16).neighbors() {
             let qi = q.index();
             let cell = self.cell_at(qi);
+            debug_assert!(cell != EMPTY);
             let ch = self.chain_of(qi);
             let some = ch.libs != 0;
             let one = ch.libs as u64 * ch.sum2 as u64 == ch.sum as u64 * ch.sum as u64;
@@ -1142,6 +1143,45 @@ impl Board {
         let pi = framed(p);
         let w = self.nb_at(pi);
         w & NB_FIELD != 0 || self.closed_candidate(cell_of(c), pi, w)
+    }
+
+    /// The benchmark playout's draw: empty points are drawn without
+    /// replacement, `draw(k)` choosing an index below `k` among the `k` not
+    /// drawn yet, until one passes [`Board::is_playout_candidate`] for `c`;
+    /// `None` when none does. A rejected point is swapped behind the ones
+    /// left, so the order of the empty list changes.
+    #[inline]
+    pub fn draw_playout_candidate(
+        &mut self,
+        c: Color,
+        mut draw: impl FnMut(usize) -> usize,
+    ) -> Option<Point> {
+        let me = cell_of(c);
+        let mut k = self.n_empty as usize;
+        while k > 0 {
+            // i < k <= n_empty <= MAX_POINTS whatever `draw` returns.
+            let i = draw(k).min(k - 1);
+            debug_assert!(k <= self.n_empty as usize && self.n_empty as usize <= MAX_POINTS);
+            // SAFETY: i < k <= n_empty <= MAX_POINTS = empties.len().
+            let pi = unsafe { *self.empties.get_unchecked(i) } as usize;
+            // An empty-list entry is an on-board point, inside the frame.
+            debug_assert!(in_frame(pi));
+            let w = self.nb_at(pi);
+            if w & NB_FIELD != 0 || self.closed_candidate(me, pi, w) {
+                return Some(Point(pi as u16));
+            }
+            k -= 1;
+            // SAFETY: i, k < n_empty <= MAX_POINTS, and the entries are
+            // on-board indices below ARRAY_LEN.
+            unsafe {
+                let pk = *self.empties.get_unchecked(k);
+                *self.empties.get_unchecked_mut(i) = pk;
+                *self.empties.get_unchecked_mut(k) = pi as u16;
+                *self.empty_pos.get_unchecked_mut(pk as usize) = i as u16;
+                *self.empty_pos.get_unchecked_mut(pi) = k as u16;
+            }
+        }
+        None
     }
 
     /// [`Board::is_playout_candidate`] for a point with no empty neighbour
