@@ -6,7 +6,7 @@
 //! - [`point`]: `Point`, `Move`, board geometry for sizes 2..=25, GTP vertex
 //!   and SGF coordinate text.
 //! - [`zobrist`]: fixed-seed key tables; `StoneHash` and `SituationHash`.
-//! - [`board`]: stones, union-find chains with exact liberties, captures,
+//! - [`board`]: stones, union-find chains with pseudo-liberties, captures,
 //!   simple ko, incremental hash, `check_invariants`.
 //! - [`rules`]: ko rule, suicide, named presets.
 //! - [`score`]: area (Tromp-Taylor) scoring and result text.
