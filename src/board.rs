@@ -948,8 +948,9 @@ impl Board {
     }
 
     /// Merges the chains rooted at `a` and `b` (same colour, distinct);
-    /// returns the new root. Pseudo-liberties simply add up.
-    #[inline]
+    /// returns the new root. Pseudo-liberties simply add up. Out of line,
+    /// to keep the placement's registers for its common path.
+    #[inline(never)]
     fn merge(&mut self, a: usize, b: usize) -> usize {
         let (big, small) = if self.chain_at(a).stones >= self.chain_at(b).stones {
             (a, b)
@@ -1069,34 +1070,46 @@ impl Board {
             }
         }
 
+        self.ko = 0;
+        let captured = if any {
+            self.capture_around(c, nbrs, mine)
+        } else {
+            0
+        };
+
+        if self.chain_at(mine).libs == 0 {
+            let lost = self.remove_chain(mine);
+            self.captures[c.opponent().index()] += lost;
+        }
+        captured
+    }
+
+    /// The capturing half of [`Board::play_unchecked`]: removes the
+    /// opposing chains next to the new stone left without liberties, counts
+    /// them to `c` and sets the simple-ko point; returns the stones removed.
+    /// Out of line: most moves capture nothing.
+    #[inline(never)]
+    fn capture_around(&mut self, c: Color, nbrs: [Point; 4], mine: usize) -> u32 {
+        let opp = cell_of(c.opponent());
         let mut captured = 0;
         let mut last_captured = 0;
-        if any {
-            for q in nbrs {
-                let qi = q.index();
-                if self.cell_at(qi) == opp {
-                    let r = self.root_at(qi);
-                    if self.chain_at(r).libs == 0 {
-                        captured += self.remove_chain(r);
-                        last_captured = r;
-                    }
+        for q in nbrs {
+            let qi = q.index();
+            if self.cell_at(qi) == opp {
+                let r = self.root_at(qi);
+                if self.chain_at(r).libs == 0 {
+                    captured += self.remove_chain(r);
+                    last_captured = r;
                 }
             }
-            self.captures[c.index()] += captured;
         }
-
-        self.ko = 0;
+        self.captures[c.index()] += captured;
         if captured == 1 {
             let ch = self.chain_at(mine);
             if ch.stones == 1 && ch.in_atari() {
                 self.ko = last_captured as u16;
                 self.ko_color = opp;
             }
-        }
-
-        if self.chain_at(mine).libs == 0 {
-            let lost = self.remove_chain(mine);
-            self.captures[c.opponent().index()] += lost;
         }
         captured
     }
