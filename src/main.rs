@@ -20,9 +20,9 @@ struct GtpArgs {
     /// Rules: chinese, japanese, aga, new_zealand, tromp-taylor.
     #[arg(long, default_value = "chinese", value_parser = |s: &str| s.parse::<kosumi::Rules>().map_err(|e| e.to_string()))]
     rules: kosumi::Rules,
-    /// Komi.
-    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
-    komi: f32,
+    /// Komi (finite, at most 1000 either way).
+    #[arg(long, default_value = "7.5", allow_negative_numbers = true, value_parser = parse_komi)]
+    komi: kosumi::Komi,
     /// Board size at start.
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u64).range(2..=25))]
     size: u64,
@@ -61,11 +61,10 @@ struct GtpArgs {
 }
 
 fn run_gtp(a: GtpArgs) -> ExitCode {
-    if !a.komi.is_finite()
-        || a.time.is_some_and(|t| !t.is_finite() || t <= 0.0)
+    if a.time.is_some_and(|t| !t.is_finite() || t <= 0.0)
         || !(a.dyn_komi.is_finite() && (0.0..=100.0).contains(&a.dyn_komi))
     {
-        eprintln!("kosumi: invalid --komi, --time or --dyn-komi");
+        eprintln!("kosumi: invalid --time or --dyn-komi");
         return ExitCode::from(2);
     }
     let threads = a.threads.map_or_else(
@@ -74,7 +73,7 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
     );
     let config = kosumi::gtp::Config {
         size: a.size as usize,
-        komi: a.komi,
+        komi: a.komi.get(),
         rules: a.rules,
         seed: a.seed,
         threads,
@@ -196,9 +195,9 @@ struct GameArgs {
     /// Board size.
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u64).range(2..=25))]
     size: u64,
-    /// Komi.
-    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
-    komi: f32,
+    /// Komi (finite, at most 1000 either way).
+    #[arg(long, default_value = "7.5", allow_negative_numbers = true, value_parser = parse_komi)]
+    komi: kosumi::Komi,
     /// Rules: chinese, japanese, aga, new_zealand, tromp-taylor.
     #[arg(long, default_value = "chinese", value_parser = parse_rules)]
     rules: kosumi::Rules,
@@ -295,6 +294,10 @@ fn parse_rules(s: &str) -> Result<kosumi::Rules, String> {
     kosumi::Rules::preset(s).map_err(|e| e.to_string())
 }
 
+fn parse_komi(s: &str) -> Result<kosumi::Komi, String> {
+    kosumi::Komi::parse(s).map_err(|e| e.to_string())
+}
+
 fn parse_shard(s: &str) -> Result<kosumi::play::selfplay::Shard, String> {
     s.parse()
 }
@@ -333,11 +336,9 @@ fn progress_bar(len: usize) -> indicatif::ProgressBar {
     pb
 }
 
-/// Checks the numbers clap cannot: komi and time must be finite.
+/// Checks the numbers clap cannot: time and dynamic komi (komi is a
+/// [`kosumi::Komi`], checked when parsed).
 fn check_game_args(g: &GameArgs) -> Result<(), String> {
-    if !g.komi.is_finite() || g.komi.abs() > 1000.0 {
-        return Err(format!("--komi {} is not a usable komi", g.komi));
-    }
     if let Some(t) = g.time {
         if !(t.is_finite() && t > 0.0) {
             return Err(format!("--time {t} is not a positive number of seconds"));
@@ -354,7 +355,7 @@ fn check_game_args(g: &GameArgs) -> Result<(), String> {
 fn game_config(g: &GameArgs) -> kosumi::play::GameConfig {
     let size = g.size as usize;
     let mut cfg = kosumi::play::GameConfig::new(size);
-    cfg.komi = g.komi;
+    cfg.komi = g.komi.get();
     cfg.rules = g.rules;
     cfg.handicap = g.handicap;
     if let Some(m) = g.max_moves {

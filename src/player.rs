@@ -83,6 +83,11 @@ pub trait Player: Send {
     /// in a way the player cannot follow (a cue to drop cached state).
     fn clear(&mut self) {}
 
+    /// Restarts the player's random stream from `seed` (GTP
+    /// `set_random_seed`), so that a controller can give every game its
+    /// own seed. The default, for players without randomness, does nothing.
+    fn set_seed(&mut self, _seed: u64) {}
+
     /// Playouts run so far by this player, for self-play and match
     /// statistics (playouts per second). The default, for players that
     /// run none, is 0.
@@ -187,6 +192,10 @@ impl RandomPlayer {
 impl Player for RandomPlayer {
     fn name(&self) -> String {
         "random".to_string()
+    }
+
+    fn set_seed(&mut self, seed: u64) {
+        self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     }
 
     fn genmove(&mut self, req: &GenmoveRequest<'_>) -> Decision {

@@ -5,12 +5,13 @@
 //! [`Analyzer`]; a player without one gets an
 //! error (and no pondering).
 
-use crate::color::{clip, Color};
+use crate::color::Color;
 use crate::gtp::args::{self, ArgError};
 use crate::gtp::engine::{CommandError, Engine};
 use crate::gtp::line::Request;
 use crate::player::{Analysis, Analyzer, Decision, GenmoveRequest, Player};
 use crate::point::Move;
+use crate::text::clip;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

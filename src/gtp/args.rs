@@ -4,9 +4,10 @@
 //! Outside text quoted in a message is clipped to 40 characters.
 
 use super::line::Request;
-use crate::color::{clip, Color, ColorParseError};
+use crate::color::{Color, ColorParseError};
 use crate::point::{parse_gtp_move, Move, VertexError};
 use crate::rules::RulesError;
+use crate::text::clip;
 use std::fmt;
 use std::time::Duration;
 

@@ -153,6 +153,7 @@ static COMMANDS: &[Command] = &[
     c("list_stones", play::cmd_list_stones),
     c("captures", play::cmd_captures),
     c("cputime", time::cmd_cputime),
+    c("set_random_seed", setup::cmd_set_random_seed),
     c("kgs-rules", setup::cmd_kgs_rules),
     c("kgs-genmove_cleanup", |e, r| e.genmove(r, true, true)).starts_game(),
     c("kgs-game_over", |_, r| answer(r, "")).ends_game(),

@@ -3,8 +3,9 @@
 //! - [`tree`]: the node arena shared by the search threads (atomics, no
 //!   locks), virtual loss, the selection formula as a pure function, and
 //!   tree reuse ([`tree::Tree::reroot`]).
-//! - [`policy`]: playout policy, 3x3 shapes, priors from cheap Go
-//!   knowledge.
+//! - the playout policy, 3x3 shapes and priors from cheap Go knowledge
+//!   are in [`crate::playout::policy`]; the search holds their settings
+//!   ([`SearchConfig::playout`], [`SearchConfig::prior`]).
 //! - [`time`]: the thinking budget as a pure function of the clock.
 //! - [`search`]: one search over several threads.
 //!
@@ -20,7 +21,6 @@
 //! [`SearchConfig::resign_threshold`] for [`SearchConfig::resign_moves`]
 //! moves, unless the expected score is close.
 
-pub mod policy;
 pub mod search;
 pub mod time;
 pub mod tree;
@@ -29,6 +29,7 @@ use crate::board::Board;
 use crate::color::Color;
 use crate::game::{Game, PlayedMove};
 use crate::player::{Decision, GenmoveRequest, Player};
+use crate::playout::policy::{self, PlayoutConfig, PriorConfig};
 use crate::point::{Move, Point};
 use crate::rules::Rules;
 pub use search::Limits;
@@ -79,44 +80,13 @@ pub struct SearchConfig {
     /// maximum.
     pub clear_ratio: f64,
 
-    /// Prior virtual visits of every move, half of them wins.
-    pub prior_even: f32,
-    /// Prior wins (and visits) for capturing one stone.
-    pub prior_capture_one: f32,
-    /// Prior wins (and visits) for capturing two or more stones.
-    pub prior_capture_many: f32,
-    /// Prior wins (and visits) for saving an own chain from atari.
-    pub prior_escape: f32,
-    /// Prior losses (visits without wins) for a self-atari.
-    pub prior_self_atari: f32,
-    /// Prior wins (and visits) for a 3x3 shape ([`policy::SHAPES`]).
-    pub prior_shape: f32,
-    /// Prior wins (and visits) for a move next to one of the last two
-    /// moves (distance `dx+dy+max(dx,dy)` at most 3), and near them (at most
-    /// 5).
-    pub prior_near_last: [f32; 2],
-    /// Prior losses for a first- or second-line move in an empty area (no
-    /// stone within distance 3).
-    pub prior_empty_low: f32,
-    /// Prior wins for a third-line move (fourth too from 13x13) in an empty
-    /// area.
-    pub prior_empty_third: f32,
+    /// The priors of moves entering the tree.
+    pub prior: PriorConfig,
     /// Prior visits and wins of the pass.
     pub prior_pass: [f32; 2],
 
-    /// Probability of looking for captures and atari escapes after the last
-    /// move in a playout.
-    pub atari_prob: f64,
-    /// Probability of looking for 3x3 shapes next to the last two moves.
-    pub pattern_prob: f64,
-    /// Probability of refusing a random single-stone self-atari (bigger
-    /// self-ataris are always refused).
-    pub self_atari_reject: f64,
-    /// Playout length cap in moves per board point.
-    pub playout_length: usize,
-    /// Use the uniform benchmark playout instead of the policy (for
-    /// comparison).
-    pub uniform_playouts: bool,
+    /// The playout policy.
+    pub playout: PlayoutConfig,
 
     /// Seconds kept back per move for network and process lag.
     pub lag_margin: f64,
@@ -180,21 +150,9 @@ impl Default for SearchConfig {
             early_stop: true,
             min_playouts: 1000,
             clear_ratio: 1.5,
-            prior_even: 10.0,
-            prior_capture_one: 15.0,
-            prior_capture_many: 30.0,
-            prior_escape: 20.0,
-            prior_self_atari: 15.0,
-            prior_shape: 10.0,
-            prior_near_last: [12.0, 6.0],
-            prior_empty_low: 15.0,
-            prior_empty_third: 10.0,
+            prior: PriorConfig::default(),
             prior_pass: [10.0, 1.0],
-            atari_prob: 0.9,
-            pattern_prob: 0.9,
-            self_atari_reject: 0.7,
-            playout_length: 3,
-            uniform_playouts: false,
+            playout: PlayoutConfig::default(),
             lag_margin: 0.5,
             safety_fraction: 0.05,
             min_think: 0.05,
@@ -672,6 +630,11 @@ impl Player for MctsPlayer {
         a.ownership
     }
 
+    fn set_seed(&mut self, seed: u64) {
+        self.cfg.seed = seed;
+        self.searches = 0;
+    }
+
     fn cleans_up(&self) -> bool {
         true
     }
@@ -742,8 +705,8 @@ pub fn middle_game(size: usize, fill: f64, seed: u64) -> Option<Game> {
         let moves = game.moves();
         let last = moves.last().and_then(|m| m.mv.point());
         let mut b = game.board().clone();
-        let mv =
-            policy::choose_move(&mut b, c, last, &mut rng, &cfg).map_or(Move::Pass, Move::Play);
+        let mv = policy::choose_move(&mut b, c, last, &mut rng, &cfg.playout)
+            .map_or(Move::Pass, Move::Play);
         if game.play(c, mv).is_err() {
             game.play(c, Move::Pass).ok()?;
         }

@@ -9,7 +9,6 @@
 //! collision could only hide a move below the root, never allow an illegal
 //! one at the root. Playouts use the simple-ko rule only.
 
-use super::policy::{playout, prior};
 use super::time::TimeBudget;
 use super::tree::{
     decode_move, encode_move, rave_value, Tree, EXPANDED, EXPANDING, FULL, LEAF, PASS,
@@ -18,6 +17,7 @@ use super::SearchConfig;
 use crate::board::Board;
 use crate::color::Color;
 use crate::game::Game;
+use crate::playout::policy::{playout, prior};
 use crate::point::{Move, Point, ARRAY_LEN};
 use crate::rules::KoRule;
 use crate::zobrist::{SituationHash, StoneHash};
@@ -340,7 +340,7 @@ impl<'a> Search<'a> {
             c,
             last,
             &mut w.rng,
-            self.cfg,
+            &self.cfg.playout,
             &mut w.first_play,
             &mut w.owner,
         );
@@ -451,7 +451,7 @@ impl<'a> Search<'a> {
             if !legal {
                 continue;
             }
-            let pr = prior(b, c, p, last, last2, self.cfg);
+            let pr = prior(b, c, p, last, last2, &self.cfg.prior);
             moves.push((e, pr.visits, pr.wins));
         }
         moves.push((
