@@ -29,6 +29,7 @@
 //! - [`play`]: games between our players and outside GTP engines (the
 //!   client side of GTP), with faults recorded; matches; deterministic,
 //!   shardable self-play and its summaries.
+//! - [`regress`]: GTP regression suites (`.tst` files) against any engine.
 #![deny(missing_docs)]
 
 pub mod board;
@@ -42,6 +43,7 @@ pub mod play;
 pub mod player;
 pub mod playout;
 pub mod point;
+pub mod regress;
 pub mod rules;
 pub mod score;
 pub mod sgf;

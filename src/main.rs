@@ -184,6 +184,35 @@ enum Command {
     /// Plays Kosumi against an outside GTP engine, colours alternating,
     /// and prints Kosumi's win rate.
     Match(MatchArgs),
+    /// Runs GTP regression suites (`.tst` files, GNU Go / gogui-regress
+    /// format) against Kosumi or any GTP engine; exit status 1 if a test
+    /// failed unexpectedly.
+    Regress(RegressArgs),
+}
+
+#[derive(Args)]
+struct RegressArgs {
+    /// The `.tst` files; each runs with its folder as working directory.
+    #[arg(required = true, value_name = "FILE.tst")]
+    files: Vec<std::path::PathBuf>,
+    /// The engine's command line, e.g. 'gnugo --mode gtp' (default: this
+    /// Kosumi, `kosumi gtp` with the engine options given here).
+    #[arg(long, value_name = "CMD")]
+    engine: Option<String>,
+    /// Engine processes at once: suites in parallel, or pieces of a suite
+    /// each started with the suite's state replayed.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    jobs: u64,
+    /// Seconds a command may take before the engine counts as hung (it is
+    /// then killed, the test fails and the engine is restarted).
+    #[arg(long, default_value_t = 300.0, value_name = "SECONDS")]
+    timeout: f64,
+    /// Print the results as one JSON line.
+    #[arg(long)]
+    json: bool,
+    /// Options of Kosumi's own engine (ignored with --engine).
+    #[command(flatten)]
+    gtp: GtpArgs,
 }
 
 /// Settings shared by `selfplay` and `match`.
@@ -519,6 +548,126 @@ fn run_match(a: MatchArgs) -> ExitCode {
     }
 }
 
+/// The options of `kosumi gtp` that `a` holds, as command-line words.
+fn gtp_words(a: &GtpArgs) -> Vec<String> {
+    let mut w = vec![
+        "gtp".to_string(),
+        format!("--rules={}", a.rules),
+        format!("--komi={}", a.komi),
+        format!("--size={}", a.size),
+        format!("--dyn-komi={}", a.dyn_komi),
+        format!("--player={}", a.player),
+        format!("--seed={}", a.seed),
+    ];
+    if let Some(t) = a.threads {
+        w.push(format!("--threads={t}"));
+    }
+    if let Some(p) = a.playouts {
+        w.push(format!("--playouts={p}"));
+    }
+    if let Some(t) = a.time {
+        w.push(format!("--time={t}"));
+    }
+    if let Some(m) = a.max_memory {
+        w.push(format!("--max-memory={m}"));
+    }
+    for (on, flag) in [
+        (a.no_resign, "--no-resign"),
+        (a.ponder, "--ponder"),
+        (a.verbose, "--verbose"),
+    ] {
+        if on {
+            w.push(flag.to_string());
+        }
+    }
+    w
+}
+
+/// `word` quoted for `play::client::split_command_line`.
+fn shell_quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+fn run_regress(a: RegressArgs) -> ExitCode {
+    use kosumi::regress;
+    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
+        eprintln!("kosumi regress: --timeout must be a positive number of seconds");
+        return ExitCode::from(2);
+    }
+    let engine = match a.engine {
+        Some(e) => e,
+        None => {
+            let exe = match std::env::current_exe() {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("kosumi regress: cannot find this program: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let mut words = vec![shell_quote(&exe.to_string_lossy())];
+            words.extend(gtp_words(&a.gtp).iter().map(|w| shell_quote(w)));
+            words.join(" ")
+        }
+    };
+    let mut suites = Vec::new();
+    for f in &a.files {
+        match regress::suite::read_suite(f) {
+            Ok(s) => suites.push(s),
+            Err(e) => {
+                eprintln!("kosumi regress: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let cfg = regress::run::RunConfig {
+        engine,
+        timeout: std::time::Duration::from_secs_f64(a.timeout),
+        jobs: a.jobs as usize,
+    };
+    install_ctrlc();
+    let tests: usize = suites.iter().map(|s| s.tests()).sum();
+    let pb = progress_bar(tests);
+    pb.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} tests  {msg}  eta {eta}",
+        )
+        .expect("constant template")
+        .progress_chars("=> "),
+    );
+    let failed = std::sync::atomic::AtomicUsize::new(0);
+    let result = regress::run::run_suites(&suites, &cfg, &STOP, &|t| {
+        if t.outcome.is_unexpected_failure() {
+            failed.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        pb.inc(1);
+        pb.set_message(format!(
+            "{} unexpected failures",
+            failed.load(std::sync::atomic::Ordering::SeqCst)
+        ));
+    });
+    pb.finish_and_clear();
+    match result {
+        Ok(results) => {
+            if a.json {
+                println!("{}", regress::report::json(&results));
+            } else {
+                println!("{}", regress::report::text(&results));
+            }
+            if STOP.load(std::sync::atomic::Ordering::SeqCst) {
+                ExitCode::from(130)
+            } else if regress::report::all_ok(&results) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("kosumi regress: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// 130 after a Ctrl-C (the summary covers the finished games), else 0.
 fn finish_code() -> ExitCode {
     if STOP.load(std::sync::atomic::Ordering::SeqCst) {
@@ -641,6 +790,7 @@ fn main() -> ExitCode {
             None => run_selfplay(args),
         },
         Some(Command::Match(a)) => run_match(a),
+        Some(Command::Regress(a)) => run_regress(a),
         None => run_gtp(cli.gtp),
     }
 }
