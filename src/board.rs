@@ -723,45 +723,45 @@ impl Board {
             return limit;
         }
         let me = cell_of(c);
+        let opp = me ^ 3;
         let mut found = [0u16; 8];
-        let mut n = 0;
         let add = |q: u16, found: &mut [u16; 8], n: &mut usize| {
             if *n < limit && !found[..*n].contains(&q) {
                 found[*n] = q;
                 *n += 1;
             }
         };
+        // The neighbours, without classification branches: the empty ones
+        // and the opposing ones in atari (captured) are liberties, all
+        // distinct; the own ones go into a mask.
         let nbrs = Point(pi as u16).neighbors();
-        for q in nbrs {
-            let cell = self.cell_at(q.index());
-            let captured =
-                cell != EMPTY && cell != OFF && cell != me && self.chain_of(q.index()).in_atari();
-            if cell == EMPTY || captured {
-                add(q.0, &mut found, &mut n);
-            }
+        let mut roots = [0usize; 4];
+        let mut own = 0u32;
+        let mut n = 0;
+        for (k, q) in nbrs.into_iter().enumerate() {
+            let qi = q.index();
+            let cell = self.cell_at(qi);
+            roots[k] = self.root_at(qi);
+            let take = (cell == EMPTY) | ((cell == opp) & self.chain_at(roots[k]).in_atari());
+            found[n] = q.0;
+            n += take as usize;
+            own |= ((cell == me) as u32) << k;
         }
-        let mut roots = [0u16; 4];
-        let mut nr = 0;
-        for q in nbrs {
-            if n >= limit {
-                return n;
+        if n >= limit {
+            return limit;
+        }
+        // Each own chain once, with the number of its stones next to `p`.
+        while own != 0 {
+            let r = roots[own.trailing_zeros() as usize & 3];
+            let mut same = 0u32;
+            for (k, &rk) in roots.iter().enumerate() {
+                same |= (own >> k & 1 & (rk == r) as u32) << k;
             }
-            if self.cell_at(q.index()) != me {
-                continue;
-            }
-            let r = self.root_at(q.index()) as u16;
-            if roots[..nr].contains(&r) {
-                continue;
-            }
-            roots[nr] = r;
-            nr += 1;
+            own &= !same;
             // The chain's pseudo-liberties other than `p`: `p` counts once
             // for each of the chain's stones next to it.
-            let k = nbrs
-                .iter()
-                .filter(|n| self.cell_at(n.index()) == me && self.root_at(n.index()) == r as usize)
-                .count() as u64;
-            let ch = self.chain_at(r as usize);
+            let k = same.count_ones() as u64;
+            let ch = self.chain_at(r);
             let p64 = pi as u64;
             let libs = ch.libs as u64 - k;
             let sum = ch.sum as u64 - k * p64;
@@ -771,6 +771,9 @@ impl Board {
             }
             if libs * sum2 == sum * sum {
                 add((sum / libs) as u16, &mut found, &mut n);
+                if n >= limit {
+                    return n;
+                }
                 continue;
             }
             // Two distinct liberties besides `p`, or more.
@@ -779,7 +782,7 @@ impl Board {
             }
             let mut s = r;
             loop {
-                for l in Point(s).neighbors() {
+                for l in Point(s as u16).neighbors() {
                     if self.cell_at(l.index()) == EMPTY && l.index() != pi {
                         add(l.0, &mut found, &mut n);
                     }
@@ -787,7 +790,7 @@ impl Board {
                 if n >= limit {
                     return n;
                 }
-                s = self.next_at(s as usize) as u16;
+                s = self.next_at(s);
                 if s == r {
                     break;
                 }
