@@ -58,6 +58,12 @@ struct GtpArgs {
     /// Log more to stderr.
     #[arg(long)]
     verbose: bool,
+    /// Answer `version` with TEXT instead of Kosumi's version (as KataGo's
+    /// -override-version), for a GUI that reads the version as another
+    /// engine's: Lizzie warns unless a non-KataGo engine's version is 0.15
+    /// or later. `name` still answers Kosumi.
+    #[arg(long, value_name = "TEXT")]
+    override_version: Option<String>,
 }
 
 fn run_gtp(a: GtpArgs) -> ExitCode {
@@ -67,13 +73,21 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         eprintln!("kosumi: invalid --time or --dyn-komi");
         return ExitCode::from(2);
     }
+    // One token of printable ASCII: it goes into a response line as it is.
+    if a.override_version
+        .as_deref()
+        .is_some_and(|v| v.is_empty() || !v.bytes().all(|b| b.is_ascii_graphic() && b != b'#'))
+    {
+        eprintln!("kosumi: --override-version takes printable ASCII without spaces or '#'");
+        return ExitCode::from(2);
+    }
     let threads = a.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
     );
     let config = kosumi::gtp::Config {
         size: a.size as usize,
-        komi: a.komi.get(),
+        komi: a.komi,
         rules: a.rules,
         seed: a.seed,
         threads,
@@ -81,6 +95,7 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         time: a.time,
         verbose: a.verbose,
         ponder: a.ponder,
+        version: a.override_version,
     };
     let mut engine = if a.player == "random" {
         kosumi::gtp::Engine::with_random_player(config)
@@ -384,7 +399,7 @@ fn check_game_args(g: &GameArgs) -> Result<(), String> {
 fn game_config(g: &GameArgs) -> kosumi::play::GameConfig {
     let size = g.size as usize;
     let mut cfg = kosumi::play::GameConfig::new(size);
-    cfg.komi = g.komi.get();
+    cfg.komi = g.komi;
     cfg.rules = g.rules;
     cfg.handicap = g.handicap;
     if let Some(m) = g.max_moves {
@@ -713,7 +728,7 @@ fn main() -> ExitCode {
             let game = if position == "middle" {
                 kosumi::mcts::middle_game(size, 0.4, seed)
             } else {
-                kosumi::Game::new(size, kosumi::Rules::default(), 7.5).ok()
+                kosumi::Game::new(size, kosumi::Rules::default(), kosumi::Komi::default()).ok()
             };
             let Some(game) = game else {
                 eprintln!("kosumi: cannot set up a {size}x{size} {position} position");
