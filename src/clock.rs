@@ -517,10 +517,16 @@ pub struct TimeOptionError {
 
 impl fmt::Display for TimeOptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.value;
+        let value = if v.is_finite() && v.abs() < 1e15 {
+            format!("{v}")
+        } else {
+            format!("{v:?}")
+        };
         write!(
             f,
-            "{} {} is out of range: expected {}",
-            self.option, self.value, self.range
+            "{} {value} is out of range: expected {}",
+            self.option, self.range
         )
     }
 }

@@ -33,9 +33,17 @@ struct GtpArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     playouts: Option<u64>,
     /// Seconds per move (a cap besides the clock; default: the clock, or 1 s
-    /// per move without one).
+    /// per move without one). At most one day.
     #[arg(long)]
     time: Option<f64>,
+    /// The longest think for one move, whatever the clock (default 60;
+    /// at most one day).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    max_move_time: Option<f64>,
+    /// Seconds of lag charged to the engine's own clock per move on top of
+    /// the time it measures, and kept back per move (default 0.05; 0 to 60).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    lag: Option<f64>,
     /// Tree memory cap in MiB.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
     max_memory: Option<u64>,
@@ -61,11 +69,12 @@ struct GtpArgs {
 }
 
 fn run_gtp(a: GtpArgs) -> ExitCode {
-    if !a.komi.is_finite()
-        || a.time.is_some_and(|t| !t.is_finite() || t <= 0.0)
-        || !(a.dyn_komi.is_finite() && (0.0..=100.0).contains(&a.dyn_komi))
-    {
-        eprintln!("kosumi: invalid --komi, --time or --dyn-komi");
+    if let Err(e) = time_options(a.time, a.max_move_time, a.lag).check() {
+        eprintln!("kosumi: {e}");
+        return ExitCode::from(2);
+    }
+    if !(a.komi.is_finite() && a.dyn_komi.is_finite() && (0.0..=100.0).contains(&a.dyn_komi)) {
+        eprintln!("kosumi: invalid --komi or --dyn-komi");
         return ExitCode::from(2);
     }
     let threads = a.threads.map_or_else(
@@ -95,6 +104,12 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
             dyn_komi_per_stone: a.dyn_komi,
             ..kosumi::mcts::SearchConfig::default()
         };
+        if let Some(t) = a.max_move_time {
+            cfg.max_move_time = t;
+        }
+        if let Some(l) = a.lag {
+            cfg.lag_margin = l;
+        }
         if let Some(mib) = a.max_memory {
             cfg.max_nodes =
                 kosumi::mcts::SearchConfig::nodes_for_memory(mib as usize * 1024 * 1024);
@@ -211,6 +226,13 @@ struct GameArgs {
     /// Kosumi's seconds per move (for the search player).
     #[arg(long)]
     time: Option<f64>,
+    /// Kosumi's longest think for one move (for the search player;
+    /// default 60).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    max_move_time: Option<f64>,
+    /// Lag Kosumi charges its own clock per move (default 0.05).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    lag: Option<f64>,
     /// Kosumi's search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -276,9 +298,42 @@ struct MatchArgs {
     /// on time.
     #[arg(long, default_value_t = 60.0)]
     move_timeout: f64,
+    /// A game clock for both sides: MAIN (sudden death), MAIN+PERIODxN
+    /// (byo-yomi, N periods), MAIN+PERIOD/N (Canadian, N stones a period)
+    /// or none; seconds, e.g. 20, 0+1x1, 600+30x5, 600+300/25.
+    #[arg(long, value_name = "SPEC", default_value = "none", value_parser = parse_clock)]
+    clock: kosumi::clock::TimeSettings,
+    /// With --clock: send each side `time_left` before each of its moves.
+    #[arg(long, value_name = "yes|no", default_value = "no", action = clap::ArgAction::Set, value_parser = parse_yes_no)]
+    time_left: bool,
     /// Output directory for the SGF files (none written without it).
     #[arg(long)]
     out: Option<std::path::PathBuf>,
+}
+
+fn parse_clock(s: &str) -> Result<kosumi::clock::TimeSettings, String> {
+    s.parse()
+        .map_err(|e: kosumi::clock::ClockSpecError| e.to_string())
+}
+
+fn parse_yes_no(s: &str) -> Result<bool, String> {
+    match s {
+        "yes" => Ok(true),
+        "no" => Ok(false),
+        _ => Err(format!("expected yes or no, not '{s}'")),
+    }
+}
+
+fn time_options(
+    time: Option<f64>,
+    max_move_time: Option<f64>,
+    lag: Option<f64>,
+) -> kosumi::clock::TimeOptions {
+    kosumi::clock::TimeOptions {
+        time,
+        max_move_time,
+        lag,
+    }
 }
 
 fn parse_rules(s: &str) -> Result<kosumi::Rules, String> {
@@ -328,11 +383,9 @@ fn check_game_args(g: &GameArgs) -> Result<(), String> {
     if !g.komi.is_finite() || g.komi.abs() > 1000.0 {
         return Err(format!("--komi {} is not a usable komi", g.komi));
     }
-    if let Some(t) = g.time {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(format!("--time {t} is not a positive number of seconds"));
-        }
-    }
+    time_options(g.time, g.max_move_time, g.lag)
+        .check()
+        .map_err(|e| e.to_string())?;
     if let Some(k) = g.dyn_komi {
         if !(k.is_finite() && (0.0..=100.0).contains(&k)) {
             return Err(format!("--dyn-komi {k} is not between 0 and 100 points"));
@@ -368,6 +421,8 @@ fn player_spec(g: &GameArgs) -> kosumi::arena::PlayerSpec {
         time: g.time,
         threads: g.threads.max(1),
         dyn_komi: g.dyn_komi,
+        max_move_time: g.max_move_time,
+        lag: g.lag,
     }
 }
 
@@ -443,6 +498,8 @@ fn run_match(a: MatchArgs) -> ExitCode {
     }
     let mut game = game_config(&a.game);
     game.move_timeout = Some(std::time::Duration::from_secs_f64(a.move_timeout));
+    game.clock = a.clock;
+    game.send_time_left = a.time_left;
     let cfg = arena::MatchConfig {
         game,
         games: a.game.games,
@@ -463,6 +520,20 @@ fn run_match(a: MatchArgs) -> ExitCode {
     let date = today();
     let result = arena::run_match(&cfg, &STOP, &mut |g, s| {
         pb.inc(1);
+        if let Some(uses) = g.record.clock {
+            let k = g.kosumi.index();
+            pb.suspend(|| {
+                eprintln!(
+                    "game {}: {} ({}), Kosumi {}: {}; opponent: {}",
+                    g.index,
+                    g.record.result,
+                    g.record.ending.key(),
+                    g.kosumi.name(),
+                    uses[k].describe(),
+                    uses[1 - k].describe()
+                )
+            });
+        }
         pb.set_message(format!(
             "Kosumi {:.1}%",
             100.0 * s.kosumi.rate().unwrap_or(0.0)

@@ -14,13 +14,24 @@
 //! time-out loses on time (`B+T`/`W+T`); an engine that refuses a legal
 //! move of the other side (its rules differ) makes the game void (`?`).
 //!
+//! With a game clock ([`GameConfig::clock`]) the arena is also the
+//! timekeeper: both sides get the time settings at the start
+//! (`time_settings`, or `kgs-time_settings` for byo-yomi to engines that
+//! list it), and, when [`GameConfig::send_time_left`] is set, `time_left`
+//! before each move; it runs a [`Clock`] per side on the wall time each
+//! move takes ([`Clock::charge`]), and a side whose flag falls loses on
+//! time; an outside engine that has not answered by the time its flag
+//! falls (plus [`FLAG_GRACE`]) is killed. The clock stops for the
+//! clean-up phase (only the move time-out applies there). Each record
+//! keeps both sides' [`ClockUse`].
+//!
 //! [`run_match`] plays a series against an outside engine with colours
 //! alternating. Our players are made by [`make_player`]: the search player
 //! ([`crate::mcts::MctsPlayer`]) or the random player.
 
 pub mod engine;
 
-use crate::clock::Clock;
+use crate::clock::{Clock, ClockState, Overtime, TimeSettings, TimeSource, WallTime};
 use crate::color::Color;
 use crate::game::{fixed_handicap_points, Game};
 use crate::mcts::{MctsPlayer, SearchConfig};
@@ -36,7 +47,8 @@ use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// Which of our players to build.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -72,6 +84,11 @@ pub struct PlayerSpec {
     /// Dynamic komi per handicap stone (`None`: the search's default; see
     /// [`crate::mcts::search_komi`]).
     pub dyn_komi: Option<f32>,
+    /// The longest think for one move (`None`: the search's default).
+    pub max_move_time: Option<f64>,
+    /// Lag charged to our own clock per move (`None`: the search's
+    /// default).
+    pub lag: Option<f64>,
 }
 
 impl PlayerSpec {
@@ -89,7 +106,18 @@ impl PlayerSpec {
         if let Some(k) = self.dyn_komi {
             d.push_str(&format!(" dyn-komi={k}"));
         }
+        if let Some(t) = self.max_move_time {
+            d.push_str(&format!(" max-move-time={t}"));
+        }
+        if let Some(l) = self.lag {
+            d.push_str(&format!(" lag={l}"));
+        }
         d
+    }
+
+    /// The lag our player charges its own clock per move.
+    pub fn lag(&self) -> f64 {
+        self.lag.unwrap_or(SearchConfig::default().lag_margin)
     }
 }
 
@@ -111,6 +139,12 @@ pub fn make_player(spec: &PlayerSpec, seed: u64) -> Box<dyn Player> {
             };
             if let Some(k) = spec.dyn_komi {
                 cfg.dyn_komi_per_stone = k;
+            }
+            if let Some(t) = spec.max_move_time {
+                cfg.max_move_time = t;
+            }
+            if let Some(l) = spec.lag {
+                cfg.lag_margin = l;
             }
             Box::new(MctsPlayer::new(cfg))
         }
@@ -194,23 +228,72 @@ pub trait Contestant {
     fn playouts(&self) -> u64 {
         0
     }
+    /// Tells the contestant the game's time system (after
+    /// [`Contestant::new_game`], only for games with a clock). The default
+    /// ignores it.
+    ///
+    /// # Errors
+    /// A [`Fault`] if the contestant refuses it.
+    fn time_settings(&mut self, _settings: TimeSettings, _stop: &AtomicBool) -> Result<(), Fault> {
+        Ok(())
+    }
+    /// Tells the contestant `color`'s clock (GTP `time_left`). The default
+    /// ignores it.
+    ///
+    /// # Errors
+    /// A [`Fault`] if the contestant refuses it.
+    fn time_left(
+        &mut self,
+        _color: Color,
+        _state: ClockState,
+        _stop: &AtomicBool,
+    ) -> Result<(), Fault> {
+        Ok(())
+    }
+    /// Limits the wait for the next move's answer to `limit` (the time to
+    /// the contestant's flag and a grace); contestants that cannot be
+    /// waited on ignore it.
+    fn limit_next_move(&mut self, _limit: Duration) {}
 }
 
-/// One of our players as a contestant.
+/// How long past its flag an outside engine may take before it is killed.
+pub const FLAG_GRACE: Duration = Duration::from_secs(1);
+
+/// One of our players as a contestant. It keeps its own clock as the GTP
+/// engine does: reset by the time settings, charged after each move with
+/// the move's time plus the lag, corrected by `time_left`.
 pub struct LocalContestant {
     player: Box<dyn Player>,
     clock: Clock,
     label: String,
+    lag: f64,
+    time: Arc<dyn TimeSource>,
 }
 
 impl LocalContestant {
-    /// Wraps `player`; `label` names it in records.
+    /// Wraps `player`; `label` names it in records. Its own clock charges
+    /// [`SearchConfig`]'s default lag and reads the wall time.
     pub fn new(player: Box<dyn Player>, label: String) -> LocalContestant {
         LocalContestant {
             player,
             clock: Clock::default(),
             label,
+            lag: SearchConfig::default().lag_margin,
+            time: Arc::new(WallTime::new()),
         }
+    }
+
+    /// The same with its own clock charging `lag` seconds per move and
+    /// reading `time`.
+    pub fn with_clock(mut self, lag: f64, time: Arc<dyn TimeSource>) -> LocalContestant {
+        self.lag = lag;
+        self.time = time;
+        self
+    }
+
+    /// The contestant's own clock.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 }
 
@@ -221,6 +304,17 @@ impl Contestant for LocalContestant {
 
     fn new_game(&mut self, _game: &Game, _stop: &AtomicBool) -> Result<(), Fault> {
         self.player.clear();
+        self.clock = Clock::new(self.clock.settings);
+        Ok(())
+    }
+
+    fn time_settings(&mut self, settings: TimeSettings, _stop: &AtomicBool) -> Result<(), Fault> {
+        self.clock = Clock::new(settings.normalized());
+        Ok(())
+    }
+
+    fn time_left(&mut self, color: Color, st: ClockState, _stop: &AtomicBool) -> Result<(), Fault> {
+        self.clock.set_time_left(color, st.seconds, st.count);
         Ok(())
     }
 
@@ -243,7 +337,13 @@ impl Contestant for LocalContestant {
             stop: Some(stop),
         };
         let player = &mut self.player;
-        match catch_unwind(AssertUnwindSafe(|| player.genmove(&req))) {
+        let t0 = self.time.now();
+        let decision = catch_unwind(AssertUnwindSafe(|| player.genmove(&req)));
+        let took = self.time.now() - t0;
+        if !cleanup {
+            self.clock.charge(color, took + self.lag);
+        }
+        match decision {
             Ok(Decision::Play(mv)) => Ok(Reply::Move(mv)),
             Ok(Decision::Resign) => Ok(Reply::Resign),
             Err(p) => {
@@ -272,6 +372,7 @@ pub struct GtpContestant {
     move_timeout: Duration,
     setup_timeout: Duration,
     label: String,
+    next_limit: Option<Duration>,
 }
 
 impl GtpContestant {
@@ -292,6 +393,7 @@ impl GtpContestant {
             move_timeout,
             setup_timeout,
             label,
+            next_limit: None,
         })
     }
 
@@ -378,7 +480,10 @@ impl Contestant for GtpContestant {
             "genmove"
         };
         let c = color.letter().to_string();
-        let t = self.move_timeout;
+        let t = match self.next_limit.take() {
+            Some(limit) => limit.min(self.move_timeout),
+            None => self.move_timeout,
+        };
         match self.request(cmd, &[&c], t, stop)? {
             Err(msg) => Ok(Reply::Unreadable(format!("{cmd} failed: {msg}"))),
             Ok(text) => {
@@ -393,6 +498,63 @@ impl Contestant for GtpContestant {
                 }
             }
         }
+    }
+
+    /// `kgs-time_settings` for byo-yomi when the engine lists it (and for
+    /// anything `time_settings` cannot say), else `time_settings`.
+    fn time_settings(&mut self, settings: TimeSettings, stop: &AtomicBool) -> Result<(), Fault> {
+        let knows_kgs = self
+            .engine
+            .as_ref()
+            .is_some_and(|e| e.knows("kgs-time_settings"));
+        let byoyomi = matches!(
+            settings,
+            TimeSettings::Limited {
+                overtime: Overtime::Byoyomi { .. },
+                ..
+            }
+        );
+        let (cmd, args) = match settings.to_gtp() {
+            Some((m, b, n)) if !(byoyomi && knows_kgs) => (
+                "time_settings",
+                vec![gtp_seconds(m), gtp_seconds(b), n.to_string()],
+            ),
+            _ => ("kgs-time_settings", settings.to_kgs()),
+        };
+        let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        let t = self.setup_timeout;
+        match self.request(cmd, &a, t, stop)? {
+            Ok(_) => Ok(()),
+            Err(msg) => Err(Fault::Refused(format!("{cmd} {}: {msg}", args.join(" ")))),
+        }
+    }
+
+    /// `time_left` with whole seconds (rounded down, as GTP wants
+    /// integers).
+    fn time_left(&mut self, color: Color, st: ClockState, stop: &AtomicBool) -> Result<(), Fault> {
+        let c = color.letter().to_string();
+        let secs = gtp_seconds(st.seconds.max(0.0).floor());
+        let count = st.count.to_string();
+        let t = self.setup_timeout;
+        match self.request("time_left", &[&c, &secs, &count], t, stop)? {
+            Ok(_) => Ok(()),
+            Err(msg) => Err(Fault::Refused(format!(
+                "time_left {c} {secs} {count}: {msg}"
+            ))),
+        }
+    }
+
+    fn limit_next_move(&mut self, limit: Duration) {
+        self.next_limit = Some(limit);
+    }
+}
+
+/// Seconds as GTP text: whole seconds without a fraction, else the decimal.
+fn gtp_seconds(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
     }
 }
 
@@ -503,6 +665,11 @@ pub struct GameConfig {
     pub cleanup: bool,
     /// Fixed handicap stones for Black (0: none; White then moves first).
     pub handicap: usize,
+    /// The game clock each side has ([`TimeSettings::Unlimited`]: none).
+    pub clock: TimeSettings,
+    /// With a clock: tell each side its clock (`time_left`) before each of
+    /// its moves.
+    pub send_time_left: bool,
 }
 
 impl GameConfig {
@@ -523,6 +690,9 @@ impl GameConfig {
         if !self.komi.is_finite() {
             return Err(format!("komi {} is not a number", self.komi));
         }
+        if self.clock.normalized() != self.clock {
+            return Err(format!("clock {} is not a usable time system", self.clock));
+        }
         if self.handicap != 0 && fixed_handicap_points(self.size, self.handicap).is_none() {
             return Err(format!(
                 "{} fixed handicap stones do not fit a {}x{} board",
@@ -533,7 +703,7 @@ impl GameConfig {
     }
 
     /// Defaults for `size`: komi 7.5, Chinese rules, a cap of `3·N·N`
-    /// moves, no time-out, clean-up on, no handicap.
+    /// moves, no time-out, clean-up on, no handicap, no clock.
     pub fn new(size: usize) -> GameConfig {
         GameConfig {
             size,
@@ -543,6 +713,8 @@ impl GameConfig {
             move_timeout: None,
             cleanup: true,
             handicap: 0,
+            clock: TimeSettings::Unlimited,
+            send_time_left: false,
         }
     }
 }
@@ -667,9 +839,63 @@ pub struct GameRecord {
     pub genmoves: [u32; 2],
     /// Playouts run by both sides in this game (as far as they tell).
     pub playouts: u64,
+    /// How Black and White used their clocks, in games with a clock.
+    pub clock: Option<[ClockUse; 2]>,
 }
 
-/// Plays one game between `black` and `white`.
+/// How one side used its game clock (clean-up moves not counted).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ClockUse {
+    /// Seconds its moves took.
+    pub used: f64,
+    /// The least slack after a move: how much longer that move could have
+    /// taken before the flag fell (see [`Clock::charge`]); below 0 the flag
+    /// fell. Infinite before the first move.
+    pub least_slack: f64,
+    /// Moves timed.
+    pub moves: u32,
+    /// The time the clock gave those moves: main time, plus a period
+    /// (byo-yomi) or a period's share per stone (Canadian) for each move
+    /// that ended in overtime.
+    pub available: f64,
+}
+
+impl ClockUse {
+    fn new(settings: TimeSettings) -> ClockUse {
+        let available = match settings {
+            TimeSettings::Limited { main, .. } => main,
+            TimeSettings::Unlimited => 0.0,
+        };
+        ClockUse {
+            used: 0.0,
+            least_slack: f64::INFINITY,
+            moves: 0,
+            available,
+        }
+    }
+
+    /// The share of the available time used (0 before any move).
+    pub fn share(&self) -> f64 {
+        if self.available > 0.0 {
+            self.used / self.available
+        } else {
+            0.0
+        }
+    }
+
+    /// `used 18.2 s of 20 s (91%), least slack 1.30 s`.
+    pub fn describe(&self) -> String {
+        format!(
+            "used {:.1} s of {:.1} s ({:.0}%), least slack {:.2} s",
+            self.used,
+            self.available,
+            100.0 * self.share(),
+            self.least_slack
+        )
+    }
+}
+
+/// Plays one game between `black` and `white`, timed on the wall clock.
 ///
 /// # Panics
 /// If `cfg` fails [`GameConfig::check`] (the runners check it first).
@@ -679,6 +905,22 @@ pub fn play_game(
     white: &mut dyn Contestant,
     referee: Option<&mut Referee>,
     stop: &AtomicBool,
+) -> GameRecord {
+    play_game_timed(cfg, black, white, referee, stop, &WallTime::new())
+}
+
+/// Plays one game between `black` and `white`; the game clocks read
+/// `time` (a [`crate::clock::ManualTime`] in tests).
+///
+/// # Panics
+/// If `cfg` fails [`GameConfig::check`] (the runners check it first).
+pub fn play_game_timed(
+    cfg: &GameConfig,
+    black: &mut dyn Contestant,
+    white: &mut dyn Contestant,
+    referee: Option<&mut Referee>,
+    stop: &AtomicBool,
+    time: &dyn TimeSource,
 ) -> GameRecord {
     let sides: [&mut dyn Contestant; 2] = [black, white];
     let mut game = Game::new(cfg.size, cfg.rules, cfg.komi).expect("GameConfig::check passed");
@@ -691,8 +933,15 @@ pub fn play_game(
     let mut think = [Duration::ZERO; 2];
     let mut genmoves = [0u32; 2];
     let mut ending = None;
+    let timed = cfg.clock != TimeSettings::Unlimited;
+    let mut clock = Clock::new(cfg.clock);
+    let mut clock_use = [ClockUse::new(cfg.clock); 2];
     for c in Color::ALL {
-        if let Err(f) = sides[c.index()].new_game(&game, stop) {
+        let mut r = sides[c.index()].new_game(&game, stop);
+        if timed && r.is_ok() {
+            r = sides[c.index()].time_settings(cfg.clock, stop);
+        }
+        if let Err(f) = r {
             ending = Some(fault_ending(c, f));
             break;
         }
@@ -721,11 +970,53 @@ pub fn play_game(
             break;
         }
         let c = game.to_move();
-        let t0 = Instant::now();
+        let on_clock = timed && !cleanup;
+        if on_clock {
+            if cfg.send_time_left {
+                if let Err(f) = sides[c.index()].time_left(c, clock.of(c), stop) {
+                    ending = Some(fault_ending(c, f));
+                    break;
+                }
+            }
+            let to_flag = clock.time_to_flag(c).min(1e9);
+            sides[c.index()].limit_next_move(Duration::from_secs_f64(to_flag) + FLAG_GRACE);
+        }
+        let t0 = time.now();
         let reply = sides[c.index()].genmove(&game, c, cleanup, stop);
-        let dt = t0.elapsed();
+        let secs = (time.now() - t0).max(0.0);
+        let dt = Duration::from_secs_f64(secs);
         think[c.index()] += dt;
         genmoves[c.index()] += 1;
+        if on_clock {
+            let to_flag = clock.time_to_flag(c);
+            let slack = clock.charge(c, secs);
+            let u = &mut clock_use[c.index()];
+            u.used += secs;
+            u.moves += 1;
+            u.least_slack = u.least_slack.min(slack);
+            if clock.in_overtime(c) {
+                u.available += match cfg.clock {
+                    TimeSettings::Limited {
+                        overtime: Overtime::Byoyomi { period, .. },
+                        ..
+                    } => period,
+                    TimeSettings::Limited {
+                        overtime: Overtime::Canadian { period, stones },
+                        ..
+                    } => period / stones.max(1) as f64,
+                    _ => 0.0,
+                };
+            }
+            if slack < 0.0 {
+                ending = Some(Ending::TimeOut {
+                    by: c,
+                    what: format!(
+                        "ran out of time: took {secs:.2} s with {to_flag:.2} s to the flag"
+                    ),
+                });
+                break;
+            }
+        }
         let reply = match reply {
             Ok(r) => r,
             Err(f) => {
@@ -818,6 +1109,7 @@ pub fn play_game(
         think,
         genmoves,
         playouts,
+        clock: timed.then_some(clock_use),
     }
 }
 
@@ -882,6 +1174,13 @@ pub fn record_to_sgf(
         "Ended by {}; result {} ({}); {} moves{cleanup}.",
         rec.ending, rec.result, rec.scoring, rec.length
     ));
+    if let Some([b, w]) = &rec.clock {
+        c.push_str(&format!(
+            "\nClock: Black {}; White {}.",
+            b.describe(),
+            w.describe()
+        ));
+    }
     let info = GameInfo {
         black: Some(rec.names[0].clone()),
         white: Some(rec.names[1].clone()),
@@ -964,6 +1263,98 @@ pub struct MatchSummary {
     pub moves: [u64; 2],
     /// The opponent's name.
     pub opponent: String,
+    /// Clock use, in matches with a game clock.
+    pub clock: Option<ClockSummary>,
+}
+
+/// How Kosumi (0) and the opponent (1) used their game clocks over a
+/// match (clean-up moves not counted).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClockSummary {
+    /// The time system, in `--clock` form.
+    pub settings: String,
+    /// Games counted.
+    pub games: u64,
+    /// The least slack of any move (the worst margin), seconds.
+    pub least_slack: [f64; 2],
+    /// The smallest share of the available time used in a game.
+    pub share_min: [f64; 2],
+    /// The largest share.
+    pub share_max: [f64; 2],
+    /// The sum of the shares (for the mean).
+    pub share_sum: [f64; 2],
+}
+
+impl ClockSummary {
+    /// An empty summary for `settings`.
+    pub fn new(settings: TimeSettings) -> ClockSummary {
+        ClockSummary {
+            settings: settings.to_string(),
+            games: 0,
+            least_slack: [f64::INFINITY; 2],
+            share_min: [f64::INFINITY; 2],
+            share_max: [0.0; 2],
+            share_sum: [0.0; 2],
+        }
+    }
+
+    /// Adds one game's clock use, Kosumi's first.
+    pub fn add(&mut self, uses: [ClockUse; 2]) {
+        self.games += 1;
+        for (i, u) in uses.iter().enumerate() {
+            self.least_slack[i] = self.least_slack[i].min(u.least_slack);
+            self.share_min[i] = self.share_min[i].min(u.share());
+            self.share_max[i] = self.share_max[i].max(u.share());
+            self.share_sum[i] += u.share();
+        }
+    }
+
+    /// The mean share of side `i` (0: Kosumi).
+    pub fn share_mean(&self, i: usize) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.share_sum[i] / self.games as f64
+        }
+    }
+
+    fn text(&self) -> String {
+        let side = |i: usize| {
+            format!(
+                "least slack {:.2} s, clock used {:.0}% (min {:.0}%, max {:.0}%)",
+                self.least_slack[i],
+                100.0 * self.share_mean(i),
+                100.0 * self.share_min[i],
+                100.0 * self.share_max[i]
+            )
+        };
+        format!(
+            "clock {} ({} games): Kosumi {}; opponent {}",
+            self.settings,
+            self.games,
+            side(0),
+            side(1)
+        )
+    }
+
+    fn json(&self) -> String {
+        let side = |i: usize| {
+            format!(
+                "{{\"least_slack\":{},\"share_mean\":{},\"share_min\":{},\"share_max\":{}}}",
+                json_f64(self.least_slack[i]),
+                json_f64(self.share_mean(i)),
+                json_f64(self.share_min[i]),
+                json_f64(self.share_max[i])
+            )
+        };
+        format!(
+            "{{\"settings\":{},\"games\":{},\"kosumi\":{},\"opponent\":{}}}",
+            json_str(&self.settings),
+            self.games,
+            side(0),
+            side(1)
+        )
+    }
 }
 
 impl MatchSummary {
@@ -993,6 +1384,9 @@ impl MatchSummary {
         self.think[1] += r.think[o].as_secs_f64();
         self.moves[0] += r.genmoves[k] as u64;
         self.moves[1] += r.genmoves[o] as u64;
+        if let (Some(c), Some(uses)) = (self.clock.as_mut(), r.clock) {
+            c.add([uses[k], uses[o]]);
+        }
     }
 
     /// Mean seconds per move of Kosumi (0) or the opponent (1).
@@ -1006,7 +1400,7 @@ impl MatchSummary {
 
     /// The summary for people, several lines.
     pub fn text(&self) -> String {
-        format!(
+        let mut t = format!(
             "games {}  vs {}\nKosumi wins {}\n  as Black {}\n  as White {}\n\
              void {}  endings: {}\ntime per move: Kosumi {:.3} s, opponent {:.3} s",
             self.games,
@@ -1018,7 +1412,12 @@ impl MatchSummary {
             text_counts(&self.endings),
             self.per_move(0),
             self.per_move(1)
-        )
+        );
+        if let Some(c) = &self.clock {
+            t.push('\n');
+            t.push_str(&c.text());
+        }
+        t
     }
 
     /// The summary as one JSON object.
@@ -1035,10 +1434,14 @@ impl MatchSummary {
                 json_f64(hi)
             )
         }
+        let clock = match &self.clock {
+            Some(c) => format!(",\"clock\":{}", c.json()),
+            None => String::new(),
+        };
         format!(
             "{{\"kind\":\"match\",\"opponent\":{},\"games\":{},\"kosumi\":{},\"as_black\":{},\
              \"as_white\":{},\"void\":{},\"endings\":{},\"seconds_per_move\":\
-             {{\"kosumi\":{},\"opponent\":{}}}}}",
+             {{\"kosumi\":{},\"opponent\":{}}}{clock}}}",
             json_str(&self.opponent),
             self.games,
             tally(&self.kosumi),
@@ -1101,6 +1504,8 @@ pub fn run_match(
     };
     let mut summary = MatchSummary {
         opponent: opp.name(),
+        clock: (cfg.game.clock != TimeSettings::Unlimited)
+            .then(|| ClockSummary::new(cfg.game.clock)),
         ..MatchSummary::default()
     };
     for index in 0..cfg.games {
@@ -1119,7 +1524,8 @@ pub fn run_match(
                 env!("CARGO_PKG_VERSION"),
                 cfg.player.describe()
             ),
-        );
+        )
+        .with_clock(cfg.player.lag(), Arc::new(WallTime::new()));
         let record = match kosumi {
             Color::Black => play_game(&cfg.game, &mut me, &mut opp, referee.as_mut(), stop),
             Color::White => play_game(&cfg.game, &mut opp, &mut me, referee.as_mut(), stop),

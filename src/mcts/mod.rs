@@ -219,7 +219,7 @@ impl Default for SearchConfig {
             min_think: 0.05,
             emergency_think: 0.01,
             moves_left_per_empty: 0.5,
-            end_empty_fraction: 0.2,
+            end_empty_fraction: 0.35,
             min_moves_left: 20.0,
             tail_moves_per_point: 0.25,
             middle_game_factor: 1.4,
