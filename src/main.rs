@@ -91,6 +91,9 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         time: a.time,
         verbose: a.verbose,
         ponder: a.ponder,
+        lag: a
+            .lag
+            .unwrap_or(kosumi::mcts::SearchConfig::default().lag_margin),
     };
     let mut engine = if a.player == "random" {
         kosumi::gtp::Engine::with_random_player(config)
@@ -303,6 +306,10 @@ struct MatchArgs {
     /// or none; seconds, e.g. 20, 0+1x1, 600+30x5, 600+300/25.
     #[arg(long, value_name = "SPEC", default_value = "none", value_parser = parse_clock)]
     clock: kosumi::clock::TimeSettings,
+    /// The opponent's clock when it differs from --clock (same forms; none
+    /// leaves it unclocked, for engines that cannot keep a short clock).
+    #[arg(long, value_name = "SPEC", value_parser = parse_clock)]
+    opponent_clock: Option<kosumi::clock::TimeSettings>,
     /// With --clock: send each side `time_left` before each of its moves.
     #[arg(long, value_name = "yes|no", default_value = "no", action = clap::ArgAction::Set, value_parser = parse_yes_no)]
     time_left: bool,
@@ -498,7 +505,7 @@ fn run_match(a: MatchArgs) -> ExitCode {
     }
     let mut game = game_config(&a.game);
     game.move_timeout = Some(std::time::Duration::from_secs_f64(a.move_timeout));
-    game.clock = a.clock;
+    game.clock = [a.clock; 2];
     game.send_time_left = a.time_left;
     let cfg = arena::MatchConfig {
         game,
@@ -508,6 +515,7 @@ fn run_match(a: MatchArgs) -> ExitCode {
         opponent: a.opponent.clone(),
         referee: a.referee.clone(),
         setup_timeout: std::time::Duration::from_secs_f64(a.move_timeout.max(10.0)),
+        opponent_clock: a.opponent_clock,
     };
     if let Some(out) = &a.out {
         if let Err(e) = std::fs::create_dir_all(out) {

@@ -25,6 +25,8 @@ mod fuzz;
 mod gnugo;
 #[path = "gtp/golden.rs"]
 mod golden;
+#[path = "gtp/own_clock.rs"]
+mod own_clock;
 #[path = "gtp/process.rs"]
 mod process;
 #[path = "gtp/regress.rs"]

@@ -78,7 +78,7 @@ fn timed(time: &Arc<ManualTime>, per_move: f64) -> (Timed, Arc<Mutex<Told>>) {
 
 fn config(clock: &str, send_time_left: bool) -> GameConfig {
     let mut cfg = GameConfig::new(7);
-    cfg.clock = clock.parse().unwrap();
+    cfg.clock = [clock.parse().unwrap(); 2];
     cfg.send_time_left = send_time_left;
     cfg
 }
@@ -182,7 +182,7 @@ fn time_settings_and_time_left_are_sent_as_asked() {
         let r = play_game_timed(&cfg, &mut b, &mut w, None, &stop, &*time);
         assert_eq!(r.ending, Ending::MoveCap);
         for told in [&told_b, &told_w] {
-            assert_eq!(told.lock().unwrap().settings, [cfg.clock]);
+            assert_eq!(told.lock().unwrap().settings, [cfg.clock[0]]);
         }
         let left = &told_b.lock().unwrap().time_left;
         if !send {
@@ -277,7 +277,7 @@ fn an_outside_engine_past_its_flag_loses_on_time_and_is_killed() {
     // The move time-out alone would wait a minute; the clock kills the
     // engine at its flag plus the grace.
     game.move_timeout = Some(Duration::from_secs(60));
-    game.clock = "0.2".parse().unwrap();
+    game.clock = ["0.2".parse().unwrap(); 2];
     game.send_time_left = true;
     let cfg = MatchConfig {
         game,
@@ -287,6 +287,7 @@ fn an_outside_engine_past_its_flag_loses_on_time_and_is_killed() {
         opponent: format!("sh {}", script.display()),
         referee: None,
         setup_timeout: Duration::from_secs(10),
+        opponent_clock: None,
     };
     let mut played = Vec::new();
     let s = arena::run_match(&cfg, &AtomicBool::new(false), &mut |g, _| {
@@ -358,4 +359,22 @@ fn absurd_time_options_are_refused_with_status_2() {
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn an_unclocked_side_is_never_told_nor_flagged() {
+    let stop = AtomicBool::new(false);
+    let time = Arc::new(ManualTime::new());
+    let (mut b, told_b) = timed(&time, 0.5);
+    let (mut w, told_w) = timed(&time, 30.0);
+    let mut cfg = config("0+1x1", true);
+    cfg.clock[1] = TimeSettings::Unlimited;
+    cfg.max_moves = 20;
+    let r = play_game_timed(&cfg, &mut b, &mut w, None, &stop, &*time);
+    assert_eq!(r.ending, Ending::MoveCap);
+    assert_eq!(told_b.lock().unwrap().time_left.len(), 10);
+    let w = told_w.lock().unwrap();
+    assert!(w.settings.is_empty() && w.time_left.is_empty());
+    let [ub, uw] = r.clock.unwrap();
+    assert_eq!((ub.moves, uw.moves), (10, 0));
 }

@@ -74,6 +74,7 @@ fn play(mode: &str, games: usize, timeout: f64) -> (Vec<MatchGame>, arena::Match
         opponent: format!("sh {} {mode}", fake_engine().display()),
         referee: None,
         setup_timeout: Duration::from_secs(10),
+        opponent_clock: None,
     };
     let mut played = Vec::new();
     let s = arena::run_match(&cfg, &AtomicBool::new(false), &mut |g, _| {

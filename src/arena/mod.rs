@@ -665,8 +665,9 @@ pub struct GameConfig {
     pub cleanup: bool,
     /// Fixed handicap stones for Black (0: none; White then moves first).
     pub handicap: usize,
-    /// The game clock each side has ([`TimeSettings::Unlimited`]: none).
-    pub clock: TimeSettings,
+    /// Black's and White's game clocks ([`TimeSettings::Unlimited`]:
+    /// none).
+    pub clock: [TimeSettings; 2],
     /// With a clock: tell each side its clock (`time_left`) before each of
     /// its moves.
     pub send_time_left: bool,
@@ -690,8 +691,10 @@ impl GameConfig {
         if !self.komi.is_finite() {
             return Err(format!("komi {} is not a number", self.komi));
         }
-        if self.clock.normalized() != self.clock {
-            return Err(format!("clock {} is not a usable time system", self.clock));
+        for c in self.clock {
+            if c.normalized() != c {
+                return Err(format!("clock {c} is not a usable time system"));
+            }
         }
         if self.handicap != 0 && fixed_handicap_points(self.size, self.handicap).is_none() {
             return Err(format!(
@@ -713,7 +716,7 @@ impl GameConfig {
             move_timeout: None,
             cleanup: true,
             handicap: 0,
-            clock: TimeSettings::Unlimited,
+            clock: [TimeSettings::Unlimited; 2],
             send_time_left: false,
         }
     }
@@ -933,13 +936,13 @@ pub fn play_game_timed(
     let mut think = [Duration::ZERO; 2];
     let mut genmoves = [0u32; 2];
     let mut ending = None;
-    let timed = cfg.clock != TimeSettings::Unlimited;
-    let mut clock = Clock::new(cfg.clock);
-    let mut clock_use = [ClockUse::new(cfg.clock); 2];
+    let timed = cfg.clock.map(|s| s != TimeSettings::Unlimited);
+    let mut clocks = cfg.clock.map(Clock::new);
+    let mut clock_use = cfg.clock.map(ClockUse::new);
     for c in Color::ALL {
         let mut r = sides[c.index()].new_game(&game, stop);
-        if timed && r.is_ok() {
-            r = sides[c.index()].time_settings(cfg.clock, stop);
+        if timed[c.index()] && r.is_ok() {
+            r = sides[c.index()].time_settings(cfg.clock[c.index()], stop);
         }
         if let Err(f) = r {
             ending = Some(fault_ending(c, f));
@@ -970,7 +973,8 @@ pub fn play_game_timed(
             break;
         }
         let c = game.to_move();
-        let on_clock = timed && !cleanup;
+        let on_clock = timed[c.index()] && !cleanup;
+        let clock = &mut clocks[c.index()];
         if on_clock {
             if cfg.send_time_left {
                 if let Err(f) = sides[c.index()].time_left(c, clock.of(c), stop) {
@@ -995,7 +999,7 @@ pub fn play_game_timed(
             u.moves += 1;
             u.least_slack = u.least_slack.min(slack);
             if clock.in_overtime(c) {
-                u.available += match cfg.clock {
+                u.available += match cfg.clock[c.index()] {
                     TimeSettings::Limited {
                         overtime: Overtime::Byoyomi { period, .. },
                         ..
@@ -1109,7 +1113,7 @@ pub fn play_game_timed(
         think,
         genmoves,
         playouts,
-        clock: timed.then_some(clock_use),
+        clock: (timed[0] || timed[1]).then_some(clock_use),
     }
 }
 
@@ -1228,6 +1232,9 @@ pub struct MatchConfig {
     pub referee: Option<String>,
     /// Time allowed for start-up and non-move commands.
     pub setup_timeout: Duration,
+    /// The opponent's clock when it differs from Kosumi's (`game.clock`
+    /// gives Kosumi's, for both colours).
+    pub opponent_clock: Option<TimeSettings>,
 }
 
 /// One game of a match.
@@ -1286,16 +1293,26 @@ pub struct ClockSummary {
 }
 
 impl ClockSummary {
-    /// An empty summary for `settings`.
-    pub fn new(settings: TimeSettings) -> ClockSummary {
-        ClockSummary {
-            settings: settings.to_string(),
+    /// An empty summary for a match with `cfg`, if either side has a clock.
+    pub fn for_match(cfg: &MatchConfig) -> Option<ClockSummary> {
+        let mine = cfg.game.clock[0];
+        let theirs = cfg.opponent_clock.unwrap_or(mine);
+        if mine == TimeSettings::Unlimited && theirs == TimeSettings::Unlimited {
+            return None;
+        }
+        let settings = if mine == theirs {
+            mine.to_string()
+        } else {
+            format!("{mine}, opponent {theirs}")
+        };
+        Some(ClockSummary {
+            settings,
             games: 0,
             least_slack: [f64::INFINITY; 2],
             share_min: [f64::INFINITY; 2],
             share_max: [0.0; 2],
             share_sum: [0.0; 2],
-        }
+        })
     }
 
     /// Adds one game's clock use, Kosumi's first.
@@ -1504,8 +1521,7 @@ pub fn run_match(
     };
     let mut summary = MatchSummary {
         opponent: opp.name(),
-        clock: (cfg.game.clock != TimeSettings::Unlimited)
-            .then(|| ClockSummary::new(cfg.game.clock)),
+        clock: ClockSummary::for_match(cfg),
         ..MatchSummary::default()
     };
     for index in 0..cfg.games {
@@ -1526,9 +1542,13 @@ pub fn run_match(
             ),
         )
         .with_clock(cfg.player.lag(), Arc::new(WallTime::new()));
+        let mut game = cfg.game.clone();
+        if let Some(o) = cfg.opponent_clock {
+            game.clock[kosumi.opponent().index()] = o;
+        }
         let record = match kosumi {
-            Color::Black => play_game(&cfg.game, &mut me, &mut opp, referee.as_mut(), stop),
-            Color::White => play_game(&cfg.game, &mut opp, &mut me, referee.as_mut(), stop),
+            Color::Black => play_game(&game, &mut me, &mut opp, referee.as_mut(), stop),
+            Color::White => play_game(&game, &mut opp, &mut me, referee.as_mut(), stop),
         };
         if record.ending == Ending::Interrupted {
             break;

@@ -7,7 +7,7 @@
 use super::io::InputSignal;
 use super::line::{self, Line, Request};
 use super::status::{self, Status};
-use crate::clock::{Clock, Overtime, TimeSettings};
+use crate::clock::{Clock, Overtime, TimeSettings, TimeSource, WallTime};
 use crate::color::clip;
 use crate::color::Color;
 use crate::game::{fixed_handicap_points, Game, HandicapError};
@@ -46,6 +46,9 @@ pub struct Config {
     /// Think on the opponent's time (search player, I/O loop only): after a
     /// `genmove`, search the opponent's position until the next input line.
     pub ponder: bool,
+    /// Seconds of lag charged to the own clock per move on top of the time
+    /// a move-generating command took (`--lag`).
+    pub lag: f64,
 }
 
 impl Default for Config {
@@ -60,6 +63,7 @@ impl Default for Config {
             time: None,
             verbose: false,
             ponder: false,
+            lag: crate::mcts::SearchConfig::default().lag_margin,
         }
     }
 }
@@ -275,7 +279,17 @@ pub struct Engine {
     input: Option<(Arc<InputSignal>, u64)>,
     started: Instant,
     in_game: bool,
+    time: Arc<dyn TimeSource>,
 }
+
+/// The commands that generate and play a move: each charges the own clock
+/// of the colour that moved.
+const MOVE_COMMANDS: [&str; 4] = [
+    "genmove",
+    "kgs-genmove_cleanup",
+    "lz-genmove_analyze",
+    "kata-genmove_analyze",
+];
 
 impl Engine {
     /// An engine with `config` and `player`. The board size is clamped into
@@ -302,7 +316,14 @@ impl Engine {
             input: None,
             started: Instant::now(),
             in_game: false,
+            time: Arc::new(WallTime::new()),
         }
+    }
+
+    /// Reads the own clock's time from `time` (a
+    /// [`crate::clock::ManualTime`] in tests) instead of the wall clock.
+    pub fn set_time_source(&mut self, time: Arc<dyn TimeSource>) {
+        self.time = time;
     }
 
     /// An engine with the random player seeded from `config.seed`.
@@ -316,7 +337,8 @@ impl Engine {
         &self.game
     }
 
-    /// The clocks as the controller reported them.
+    /// The clocks: set by `time_settings`, charged after each move the
+    /// engine generates, corrected by `time_left` (see [`crate::clock`]).
     pub fn clock(&self) -> &Clock {
         &self.clock
     }
@@ -378,9 +400,36 @@ impl Engine {
     /// each update of a streaming command). Nothing is written for a line
     /// that gets no response.
     ///
+    /// After a command that generated and played a move (`genmove`,
+    /// `kgs-genmove_cleanup`, `lz-`/`kata-genmove_analyze`), the own clock
+    /// of the colour that moved is charged the time the command took, its
+    /// response included, plus the lag ([`Clock::charge`]).
+    ///
     /// # Errors
     /// A failed write to `out`.
     pub fn respond_to(&mut self, line: Line, out: &mut dyn Write) -> io::Result<()> {
+        let timed = matches!(&line, Line::Command(r) if MOVE_COMMANDS.contains(&r.name.as_str()));
+        let (t0, moves) = (self.time.now(), self.game.moves().len());
+        let result = self.respond_untimed(line, out);
+        if timed && self.game.moves().len() == moves + 1 {
+            if let Some(m) = self.game.moves().last() {
+                let (color, took) = (m.color, self.time.now() - t0);
+                self.clock.charge(color, took + self.config.lag);
+                if self.config.verbose && !self.clock.is_unlimited() {
+                    let st = self.clock.of(color);
+                    self.debug(&format!(
+                        "clock: {} took {took:.2} s; {:.2} s left ({})",
+                        color.name(),
+                        st.seconds,
+                        st.count
+                    ));
+                }
+            }
+        }
+        result
+    }
+
+    fn respond_untimed(&mut self, line: Line, out: &mut dyn Write) -> io::Result<()> {
         if let Line::Command(req) = &line {
             // Pondering belongs to a game in progress: from our first move
             // generation to a new game (or its end).
@@ -993,7 +1042,7 @@ fn cmd_kgs_time_settings(e: &mut Engine, r: &Request) -> Result<String, CommandE
             ))
         }
     };
-    e.clock = Clock::new(settings);
+    e.clock = Clock::new(settings.normalized());
     Ok(String::new())
 }
 

@@ -28,8 +28,10 @@
 //!   that while more than one is left). In main time at least 80% of a
 //!   fresh period's pace.
 //!
-//! Every budget is capped by `max_move_time` (and `time_per_move` when
-//! set), and by the time to the flag less the lag. Without a limit (no
+//! Every budget from the clock is capped by `max_move_time` and by the
+//! time to the flag less the lag; `time_per_move` (`--time`), when set,
+//! caps it too, and is the budget on its own without a clock (an explicit
+//! `--time` above `max_move_time` is obeyed). Without a limit (no
 //! clock, or a "no limit" clock, see [`crate::clock`]) there is no budget
 //! and the search thinks `default_time` per move.
 //!
@@ -142,19 +144,19 @@ pub fn budget(
     empty: usize,
     cfg: &SearchConfig,
 ) -> Option<TimeBudget> {
-    let from_clock = clock_budget(clock, color, size, empty, cfg);
+    let from_clock = clock_budget(clock, color, size, empty, cfg)
+        .map(|b| b.capped(cfg.max_move_time.max(cfg.emergency_think)));
     let per_move = cfg
         .time_per_move
         .map(|t| TimeBudget::new(t, t, cfg.min_think));
-    let b = match (from_clock, per_move) {
+    match (from_clock, per_move) {
         (Some(a), Some(b)) => Some(TimeBudget::new(
             a.target.min(b.target),
             a.max.min(b.max),
             cfg.emergency_think,
         )),
         (a, b) => a.or(b),
-    }?;
-    Some(b.capped(cfg.max_move_time.max(cfg.emergency_think)))
+    }
 }
 
 fn clock_budget(
@@ -408,6 +410,16 @@ mod tests {
         };
         let b = budget(&ten_hours, Color::Black, 19, 300, &cfg2).unwrap();
         assert_eq!((b.target, b.max), (5.0, 5.0));
+        // An explicit time per move above the cap is obeyed without a
+        // clock, and capped with one.
+        let cfg3 = SearchConfig {
+            time_per_move: Some(120.0),
+            ..SearchConfig::default()
+        };
+        let b = budget(&Clock::default(), Color::Black, 19, 300, &cfg3).unwrap();
+        assert_eq!(b.max, 120.0);
+        let b = budget(&ten_hours, Color::Black, 19, 300, &cfg3).unwrap();
+        assert_eq!(b.max, 60.0);
         // "No limit" clocks: no budget, the default time per move.
         let endless = Clock::new(TimeSettings::from_gtp(99_999_999_999.0, 0.0, 0));
         assert!(endless.is_unlimited());
