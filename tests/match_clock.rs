@@ -7,11 +7,11 @@
 
 mod selfplay_support;
 
-use kosumi::arena::{
+use kosumi::clock::{ClockState, ManualTime, TimeSettings, TimeSource};
+use kosumi::play::{
     self, play_game_timed, Contestant, Ending, Fault, GameConfig, LocalContestant, MatchConfig,
     PlayerSpec, Reply,
 };
-use kosumi::clock::{ClockState, ManualTime, TimeSettings, TimeSource};
 use kosumi::player::{sensible_moves, Decision, GenmoveRequest, Player};
 use kosumi::score::GameResult;
 use kosumi::{Color, Game, Move};
@@ -104,7 +104,7 @@ fn the_side_whose_flag_falls_loses_on_time() {
     assert!((b.used - 2.0).abs() < 1e-6 && (b.least_slack - 8.0).abs() < 1e-6);
     assert!((w.least_slack + 2.0).abs() < 1e-6, "{w:?}");
     assert!((w.share() - 1.2).abs() < 1e-6);
-    let text = arena::record_to_sgf(&r, "t", "", None, Vec::new());
+    let text = play::record_to_sgf(&r, "t", "", None, Vec::new());
     assert!(text.contains("RE[B+T]") && text.contains("Clock: Black used 2.0 s of 10.0 s (20%)"));
 }
 
@@ -287,10 +287,11 @@ fn an_outside_engine_past_its_flag_loses_on_time_and_is_killed() {
         opponent: format!("sh {}", script.display()),
         referee: None,
         setup_timeout: Duration::from_secs(10),
+        sprt: None,
         opponent_clock: None,
     };
     let mut played = Vec::new();
-    let s = arena::run_match(&cfg, &AtomicBool::new(false), &mut |g, _| {
+    let s = play::run_match(&cfg, &AtomicBool::new(false), &mut |g, _| {
         played.push(g.clone());
         Ok(())
     })
