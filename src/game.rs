@@ -20,6 +20,7 @@
 
 use crate::board::{Board, IllegalMove, SizeError};
 use crate::color::Color;
+use crate::komi::Komi;
 use crate::point::{Move, Point};
 use crate::rules::{KoRule, Rules};
 use crate::score::{area_score, AreaScore};
@@ -192,9 +193,9 @@ impl Game {
         self.komi
     }
 
-    /// Sets komi.
-    pub fn set_komi(&mut self, komi: f32) {
-        self.komi = komi;
+    /// Sets komi (checked by [`Komi`]: finite, at most 1000 either way).
+    pub fn set_komi(&mut self, komi: Komi) {
+        self.komi = komi.get();
     }
 
     /// The moves played since the start, in order.

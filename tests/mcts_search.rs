@@ -454,7 +454,7 @@ fn resigns_when_hopeless_but_not_in_a_close_endgame() {
     }
     // A finished game lost by half a point (komi 9.5): no resignation.
     let mut close = finished(false);
-    close.set_komi(9.5);
+    close.set_komi(kosumi::Komi::new(9.5).unwrap());
     let mut r = MctsPlayer::new(cfg(500, 18));
     for _ in 0..4 {
         assert_ne!(

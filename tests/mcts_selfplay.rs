@@ -53,7 +53,10 @@ fn policy_against_uniform_playouts() {
         });
         let mut uniform = MctsPlayer::new(SearchConfig {
             seed: 200 + g as u64,
-            uniform_playouts: true,
+            playout: kosumi::playout::PlayoutConfig {
+                uniform_playouts: true,
+                ..base.playout.clone()
+            },
             ..base.clone()
         });
         let mut game = Game::new(size, Rules::default(), 7.5).unwrap();

@@ -25,7 +25,7 @@ fn outcome(rel: &str, strict: bool) -> Result<Vec<String>, String> {
     let dir = sgf_support::fixtures_dir();
     let strip = |s: String| s.replace(&format!("{}/", dir.display()), "");
     let c = sgf::read_file(&path, ReadOptions { strict }).map_err(|e| strip(e.to_string()))?;
-    let mut warnings = c.warnings.clone();
+    let mut warnings: Vec<String> = c.warnings.iter().map(|w| w.to_string()).collect();
     for t in &c.trees {
         let r = sgf::replay_tree(
             &path.display().to_string(),
@@ -39,7 +39,7 @@ fn outcome(rel: &str, strict: bool) -> Result<Vec<String>, String> {
         if let Some(a) = r.illegal {
             return Err(format!("illegal {a}"));
         }
-        warnings.extend(r.warnings);
+        warnings.extend(r.warnings.iter().map(|w| w.to_string()));
     }
     Ok(warnings)
 }
@@ -467,10 +467,9 @@ fn each_tree_is_decoded_by_its_own_charset() {
     assert_eq!(text(&c.trees[1]), text(&sgfc.trees[1]));
     assert_eq!(text(&c.trees[2]), text(&sgfc.trees[2]));
     assert_eq!(text(&c.trees[2]), "s¤h¤n");
-    assert!(c
-        .warnings
-        .iter()
-        .any(|w| w.starts_with("1:1: game trees in several charsets")));
+    assert!(c.warnings.iter().any(|w| w
+        .to_string()
+        .starts_with("1:1: game trees in several charsets")));
     // Two trees, two declarations, both ASCII.
     let c = sgf::read_file(
         &fx("format-edge/littlego/Illegal_games/encoding-multiple.sgf"),

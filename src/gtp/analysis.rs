@@ -5,12 +5,13 @@
 //! [`Analyzer`]; a player without one gets an
 //! error (and no pondering).
 
-use crate::color::{clip, Color};
+use crate::color::Color;
 use crate::gtp::args::{self, ArgError};
 use crate::gtp::engine::{CommandError, Engine};
 use crate::gtp::line::Request;
-use crate::player::{Analysis, Analyzer, Decision, GenmoveRequest, Player};
-use crate::point::Move;
+use crate::player::{Analysis, Analyzer, Decision, GenmoveRequest, MoveFilter, Player};
+use crate::point::{parse_gtp_move, Move};
+use crate::text::clip;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -72,6 +73,7 @@ impl Engine {
                 None,
                 Some(&stop),
                 Duration::from_secs(3600),
+                &MoveFilter::default(),
                 &mut |_| {},
             );
             if self.config.verbose {
@@ -103,6 +105,7 @@ impl Engine {
             playouts,
             Some(&stop),
             Duration::from_secs(3600),
+            &MoveFilter::default(),
             &mut |_| {},
         ))
     }
@@ -117,40 +120,122 @@ pub enum Dialect {
     Kata,
 }
 
+/// What an `info` line shows besides the candidates' basic fields (the
+/// analysis commands' `key value` options).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Show {
+    /// `ownership true` (kata-): the ownership block after the candidates.
+    pub ownership: bool,
+    /// `pvVisits true` (kata-): each candidate's `pvVisits` after its `pv`.
+    pub pv_visits: bool,
+    /// `pvEdgeVisits true` (kata-): each candidate's `pvEdgeVisits` after
+    /// its `pv` (the same numbers as `pvVisits`: KataGo's differ only when
+    /// its search is a graph, and this one is a tree).
+    pub pv_edge_visits: bool,
+    /// `rootInfo true` (kata-): the `rootInfo` block after the candidates.
+    pub root_info: bool,
+    /// `minmoves N`: show at least N moves, unvisited ones if needed.
+    pub min_moves: usize,
+    /// `maxmoves N`: show at most N moves.
+    pub max_moves: usize,
+}
+
+impl Default for Show {
+    fn default() -> Show {
+        Show {
+            ownership: false,
+            pv_visits: false,
+            pv_edge_visits: false,
+            root_info: false,
+            min_moves: 0,
+            max_moves: usize::MAX,
+        }
+    }
+}
+
 /// One `info` line of an analysis snapshot: every candidate except the
 /// pass, best first, as `info move D4 visits 836 winrate 4656 prior 839
 /// lcb 4640 order 0 pv D4 Q16`, `pv` last and the PV cut at its first pass;
 /// with `ownership`, KataGo's `ownership` block follows the last candidate
 /// (one value per point, row by row from the top, for the side analysed).
-/// `None` when there is no candidate to show yet.
+/// `None` when there is no candidate to show yet. The KataGo dialect also
+/// shows `scoreMean`, `scoreStdev` and `scoreLead` (see [`info_line_with`]).
 pub fn info_line(a: &Analysis, size: usize, dialect: Dialect, ownership: bool) -> Option<String> {
+    let show = Show {
+        ownership,
+        ..Show::default()
+    };
+    info_line_with(a, size, dialect, &show)
+}
+
+/// [`info_line`] with every option of the analysis commands, in KataGo's
+/// order: per candidate `info move M visits N winrate W [scoreMean S
+/// scoreStdev D scoreLead S] prior P lcb L order O pv ... [pvVisits ...]`
+/// (the scores in the KataGo dialect only: the mean final score of the
+/// candidate's playouts as the lead of the side to move, komi included,
+/// and their standard deviation; `scoreMean` repeats `scoreLead` as KataGo
+/// does), then `rootInfo visits N winrate W scoreMean S scoreStdev D
+/// scoreLead S`, then the ownership block. Unvisited moves (visits 0, the
+/// prior's win rate, the root's scores) fill up to `min_moves`; the list
+/// is cut at `max_moves`. `None` when no move is shown.
+pub fn info_line_with(a: &Analysis, size: usize, dialect: Dialect, show: &Show) -> Option<String> {
     let num = |v: f32| match dialect {
         Dialect::Lz => format!("{}", (v.clamp(0.0, 1.0) * 10000.0).round() as i64),
         Dialect::Kata => format!("{:.6}", v.clamp(0.0, 1.0)),
     };
+    let score = |lead: f32, stdev: f32| match dialect {
+        Dialect::Lz => String::new(),
+        Dialect::Kata => format!(" scoreMean {lead:.6} scoreStdev {stdev:.6} scoreLead {lead:.6}"),
+    };
+    let visited = a.candidates.iter().filter(|c| c.mv != Move::Pass);
+    let fill = show.min_moves.saturating_sub(visited.clone().count());
     let mut pieces = Vec::new();
-    for c in a.candidates.iter().filter(|c| c.mv != Move::Pass) {
+    for c in visited
+        .chain(a.unvisited.iter().filter(|c| c.mv != Move::Pass).take(fill))
+        .take(show.max_moves)
+    {
         let pv: Vec<String> =
             c.pv.iter()
                 .take_while(|m| **m != Move::Pass)
                 .map(|m| m.to_gtp(size))
                 .collect();
-        pieces.push(format!(
-            "info move {} visits {} winrate {} prior {} lcb {} order {} pv {}",
+        let mut piece = format!(
+            "info move {} visits {} winrate {}{} prior {} lcb {} order {} pv {}",
             c.mv.to_gtp(size),
             c.visits,
             num(c.winrate),
+            score(c.score_lead, c.score_stdev),
             num(c.prior),
             num(c.lcb),
             pieces.len(),
             pv.join(" ")
-        ));
+        );
+        for (on, key) in [
+            (show.pv_visits, " pvVisits"),
+            (show.pv_edge_visits, " pvEdgeVisits"),
+        ] {
+            if on {
+                piece.push_str(key);
+                for v in c.pv_visits.iter().take(pv.len()) {
+                    piece.push_str(&format!(" {v}"));
+                }
+            }
+        }
+        pieces.push(piece);
     }
     if pieces.is_empty() {
         return None;
     }
     let mut line = pieces.join(" ");
-    if ownership && a.ownership.len() == size * size {
+    if show.root_info {
+        line.push_str(&format!(
+            " rootInfo visits {} winrate {}{}",
+            a.visits,
+            num(a.root_winrate),
+            score(a.root_score_lead, a.root_score_stdev)
+        ));
+    }
+    if show.ownership && a.ownership.len() == size * size {
         let sign = if a.color == Color::Black { 1.0 } else { -1.0 };
         line.push_str(" ownership");
         for v in &a.ownership {
@@ -161,20 +246,46 @@ pub fn info_line(a: &Analysis, size: usize, dialect: Dialect, ownership: bool) -
 }
 
 /// Arguments of the analysis commands: `[color] [interval] [key value]...`
-/// (keys `interval`, `ownership true|false` for kata-, and KataGo's
-/// `minmoves`/`maxmoves`, accepted and ignored).
+/// with KataGo's keys: `interval`, `minmoves`, `maxmoves`, `avoid COLOR
+/// VERTICES DEPTH`, `allow COLOR VERTICES DEPTH`, and for kata- only
+/// `ownership`, `pvVisits`, `pvEdgeVisits` and `rootInfo` (`true` or
+/// `false`).
 struct AnalyzeArgs {
     color: Option<Color>,
     interval: Duration,
-    ownership: bool,
+    show: Show,
+    filter: MoveFilter,
 }
 
-fn parse_analyze_args(r: &Request, dialect: Dialect) -> Result<AnalyzeArgs, ArgError> {
+/// `true` or `false` for flag `key`.
+fn flag(key: &str, value: &str) -> Result<bool, ArgError> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(ArgError::Flag(clip(key), clip(value))),
+    }
+}
+
+/// KataGo's comma-separated vertex list (`D4,Q16,pass`; empty items
+/// skipped).
+fn vertex_list(s: &str, size: usize) -> Result<Vec<Move>, ArgError> {
+    s.split(',')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(|v| parse_gtp_move(v, size).map_err(ArgError::from))
+        .collect()
+}
+
+fn parse_analyze_args(r: &Request, dialect: Dialect, size: usize) -> Result<AnalyzeArgs, ArgError> {
     let mut out = AnalyzeArgs {
         color: None,
         interval: Duration::from_secs(1),
-        ownership: false,
+        show: Show::default(),
+        filter: MoveFilter::default(),
     };
+    // Colours given `avoid` or `allow` so far (Black, White).
+    let mut avoided = [false; 2];
+    let mut allowed = [false; 2];
     let mut rest = r.args.iter().peekable();
     if let Some(a) = rest.peek() {
         if let Ok(c) = a.parse::<Color>() {
@@ -188,21 +299,46 @@ fn parse_analyze_args(r: &Request, dialect: Dialect) -> Result<AnalyzeArgs, ArgE
             rest.next();
         }
     }
+    let kata = dialect == Dialect::Kata;
     while let Some(key) = rest.next() {
         let Some(value) = rest.next() else {
             return Err(ArgError::MissingValue(clip(key)));
         };
         match key.as_str() {
             "interval" => out.interval = args::interval(value)?,
-            "ownership" if dialect == Dialect::Kata => {
-                out.ownership = match value.as_str() {
+            "ownership" if kata => {
+                out.show.ownership = match value.as_str() {
                     "true" => true,
                     "false" => false,
                     _ => return Err(ArgError::Ownership(clip(value))),
                 }
             }
-            "minmoves" | "maxmoves" => {
-                args::count(value)?;
+            "pvVisits" if kata => out.show.pv_visits = flag(key, value)?,
+            "pvEdgeVisits" if kata => out.show.pv_edge_visits = flag(key, value)?,
+            "rootInfo" if kata => out.show.root_info = flag(key, value)?,
+            "minmoves" => out.show.min_moves = args::count(value)?,
+            "maxmoves" => out.show.max_moves = args::count(value)?,
+            "avoid" | "allow" => {
+                let color: Color = value.parse()?;
+                let (Some(list), Some(depth)) = (rest.next(), rest.next()) else {
+                    return Err(ArgError::MissingValue(clip(key)));
+                };
+                let moves = vertex_list(list, size)?;
+                let until = match depth.parse::<u16>() {
+                    Ok(d) if d >= 1 => d,
+                    _ => return Err(ArgError::Depth(clip(depth))),
+                };
+                let i = usize::from(color == Color::White);
+                if allowed[i] || (key == "allow" && avoided[i]) {
+                    return Err(ArgError::AllowTwice(color));
+                }
+                if key == "allow" {
+                    allowed[i] = true;
+                    out.filter.allow_only(color, &moves, until);
+                } else {
+                    avoided[i] = true;
+                    out.filter.avoid(color, &moves, until);
+                }
             }
             _ => return Err(ArgError::AnalysisOption(clip(key))),
         }
@@ -240,7 +376,7 @@ pub(crate) fn stream_analyze(
     out: &mut dyn Write,
     dialect: Dialect,
 ) -> Result<io::Result<()>, CommandError> {
-    let opts = parse_analyze_args(r, dialect)?;
+    let opts = parse_analyze_args(r, dialect, e.game.size())?;
     analyzer(e.player.as_mut())?;
     let color = opts.color.unwrap_or(e.game.to_move());
     let playouts = e.analysis_limit();
@@ -263,12 +399,13 @@ pub(crate) fn stream_analyze(
         playouts,
         Some(&stop),
         opts.interval,
+        &opts.filter,
         &mut |a| {
             write_update(
                 out,
                 &mut failed,
                 &stop,
-                info_line(a, size, dialect, opts.ownership),
+                info_line_with(a, size, dialect, &opts.show),
             )
         },
     );
@@ -278,7 +415,7 @@ pub(crate) fn stream_analyze(
             out,
             &mut failed,
             &stop,
-            info_line(&last, size, dialect, opts.ownership),
+            info_line_with(&last, size, dialect, &opts.show),
         );
     }
     if let Some(err) = failed {
@@ -296,7 +433,7 @@ pub(crate) fn stream_genmove_analyze(
     out: &mut dyn Write,
     dialect: Dialect,
 ) -> Result<io::Result<()>, CommandError> {
-    let opts = parse_analyze_args(r, dialect)?;
+    let opts = parse_analyze_args(r, dialect, e.game.size())?;
     let Some(color) = opts.color else {
         return Err(ArgError::ColorFirst(r.name.clone()).into());
     };
@@ -328,12 +465,12 @@ pub(crate) fn stream_genmove_analyze(
             cleanup: false,
             stop: Some(&stop),
         };
-        an.genmove_analyze(&req, opts.interval, &mut |a| {
+        an.genmove_analyze(&req, opts.interval, &opts.filter, &mut |a| {
             write_update(
                 out,
                 &mut failed,
                 &stop,
-                info_line(a, size, dialect, opts.ownership),
+                info_line_with(a, size, dialect, &opts.show),
             )
         })
     };
@@ -407,6 +544,9 @@ mod tests {
             playouts: 10,
             winrate: 0.6,
             score_lead: 1.0,
+            root_winrate: 0.6,
+            root_score_lead: 1.0,
+            root_score_stdev: 0.0,
             candidates: vec![CandidateInfo {
                 mv: c3,
                 visits: 7,
@@ -415,7 +555,11 @@ mod tests {
                 lcb: 0.4,
                 order: 0,
                 pv: vec![c3, d4],
+                pv_visits: vec![7, 3],
+                score_lead: 1.0,
+                score_stdev: 0.0,
             }],
+            unvisited: Vec::new(),
             ownership: Vec::new(),
         }
     }
@@ -440,6 +584,7 @@ mod tests {
             playouts: Option<u64>,
             _: Option<&AtomicBool>,
             _: Duration,
+            _: &MoveFilter,
             on_update: &mut dyn FnMut(&Analysis),
         ) -> Analysis {
             assert_eq!(playouts, Some(1000), "no I/O loop: the short limit");
@@ -452,6 +597,7 @@ mod tests {
             &mut self,
             _: &GenmoveRequest<'_>,
             _: Duration,
+            _: &MoveFilter,
             _: &mut dyn FnMut(&Analysis),
         ) -> Decision {
             Decision::Play(parse_gtp_move("C3", 5).unwrap())

@@ -50,6 +50,11 @@ pub struct Config {
     /// Seconds of lag charged to the own clock per move on top of the time
     /// a move-generating command took (`--lag`).
     pub lag: f64,
+    /// The answer to `version` when set (`--override-version`, as KataGo's
+    /// `-override-version`): for a controller that reads the version as
+    /// another engine's (Lizzie reads it as Leela Zero's). `None`: the
+    /// crate's own version. `name` is never overridden.
+    pub version: Option<String>,
 }
 
 impl Default for Config {
@@ -65,6 +70,7 @@ impl Default for Config {
             verbose: false,
             ponder: false,
             lag: crate::mcts::SearchConfig::default().lag_margin,
+            version: None,
         }
     }
 }

@@ -133,7 +133,10 @@ const fn streaming(name: &'static str, handler: StreamHandler) -> Command {
 static COMMANDS: &[Command] = &[
     c("protocol_version", |_, r| answer(r, "2")),
     c("name", |_, r| answer(r, NAME)),
-    c("version", |_, r| answer(r, env!("CARGO_PKG_VERSION"))),
+    c("version", |e, r| {
+        let own = env!("CARGO_PKG_VERSION");
+        answer(r, e.config.version.as_deref().unwrap_or(own))
+    }),
     c("known_command", cmd_known_command),
     c("list_commands", cmd_list_commands),
     c("quit", setup::cmd_quit).ends_game(),

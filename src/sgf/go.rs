@@ -2,12 +2,13 @@
 //! replayed into a [`Game`]; and a [`Game`] written back as a tree.
 
 use super::tree::{escape, GameTree, Node, Pos, Property};
+use super::warning::{Warning, WarningKind};
 use crate::board::{Board, IllegalMove};
-use crate::color::clip;
 use crate::color::Color;
 use crate::game::Game;
 use crate::point::{parse_sgf_move, parse_sgf_point, Move, Point, MAX_SIZE, MIN_SIZE};
 use crate::rules::{KoRule, Rules};
+use crate::text::clip;
 use std::fmt;
 
 /// A tree whose Go content cannot be used: where, and why.
@@ -91,7 +92,7 @@ pub struct Replay {
     /// Moves the rules forbid that a tolerant replay played anyway.
     pub broken: Vec<IllegalAt>,
     /// Leniencies used, as `line:column: message`.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 /// The rules an SGF `RU` value names: the presets by name (`Chinese`,
@@ -194,7 +195,7 @@ pub fn board_size(root: &Node) -> Result<usize, ContentError> {
 pub fn komi(
     root: &Node,
     strict: bool,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Option<f32>, ContentError> {
     let p = match root.get("KM") {
         None => return Ok(None),
@@ -213,10 +214,9 @@ pub fn komi(
                     format!("invalid komi 'KM[{}]'", clip(&text)),
                 ));
             }
-            warnings.push(format!(
-                "{}: invalid komi 'KM[{}]' ignored",
+            warnings.push(Warning::new(
                 p.pos,
-                clip(&text)
+                WarningKind::InvalidKomi { text: clip(&text) },
             ));
             return Ok(None);
         }
@@ -229,9 +229,12 @@ pub fn komi(
                 format!("komi {text} is out of range (x100 encoding of {fixed}?)"),
             ));
         }
-        warnings.push(format!(
-            "{}: komi {text} read as {fixed} (x100 encoding)",
-            p.pos
+        warnings.push(Warning::new(
+            p.pos,
+            WarningKind::KomiTimes100 {
+                text: text.to_string(),
+                komi: fixed,
+            },
         ));
         return Ok(Some(fixed));
     }
@@ -302,10 +305,9 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                     Some(r) => r,
                     None => {
                         if !t.is_empty() {
-                            warnings.push(format!(
-                                "{}: unknown rules 'RU[{}]': chinese used",
+                            warnings.push(Warning::new(
                                 p.pos,
-                                clip(&t)
+                                WarningKind::UnknownRules { text: clip(&t) },
                             ));
                         }
                         Rules::CHINESE
@@ -373,7 +375,10 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                 if opts.strict {
                     return Err(content(p.pos, format!("setup {id} and a move in one node")));
                 }
-                warnings.push(format!("{}: setup {id} and a move in one node", p.pos));
+                warnings.push(Warning::new(
+                    p.pos,
+                    WarningKind::SetupWithMove { id: id.to_string() },
+                ));
             }
             let c = match id {
                 "AB" => Some(Color::Black),
@@ -397,7 +402,10 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                         if opts.strict {
                             return Err(content(p.pos, "PL after the first move"));
                         }
-                        warnings.push(format!("{}: PL after the first move: {c} to play", p.pos));
+                        warnings.push(Warning::new(
+                            p.pos,
+                            WarningKind::PlAfterFirstMove { color: c },
+                        ));
                         g.set_to_move(c);
                     }
                 },
@@ -408,10 +416,11 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                             format!("invalid color 'PL[{}]'", clip(&p.text())),
                         ));
                     }
-                    warnings.push(format!(
-                        "{}: invalid color 'PL[{}]' ignored",
+                    warnings.push(Warning::new(
                         p.pos,
-                        clip(&p.text())
+                        WarningKind::InvalidPl {
+                            text: clip(&p.text()),
+                        },
                     ));
                 }
             }
@@ -431,9 +440,9 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                     format!("move {} has {} values", p.id, p.values.len()),
                 ));
             }
-            warnings.push(format!(
-                "{}: move {} has several values; first used",
-                p.pos, p.id
+            warnings.push(Warning::new(
+                p.pos,
+                WarningKind::SeveralMoveValues { id: p.id.clone() },
             ));
         }
         let raw = p.values[0].trim();
@@ -444,7 +453,10 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                     format!("whitespace in move '{}[{}]'", p.id, clip(&p.values[0])),
                 ));
             }
-            warnings.push(format!("{}: whitespace in move {} ignored", p.pos, p.id));
+            warnings.push(Warning::new(
+                p.pos,
+                WarningKind::WhitespaceInMove { id: p.id.clone() },
+            ));
         }
         let mv = parse_sgf_move(raw, size).map_err(|_| {
             content(
@@ -476,9 +488,9 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                 ));
             }
             if warnings.len() < 100 {
-                warnings.push(format!(
-                    "{}: move {number}: {color} plays out of turn",
-                    p.pos
+                warnings.push(Warning::new(
+                    p.pos,
+                    WarningKind::OutOfTurn { number, color },
                 ));
             }
         }
@@ -496,7 +508,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                 Ok(Some(reason)) => {
                     let a = at(reason, mv.point().expect("a pass is always legal"));
                     if warnings.len() < 100 {
-                        warnings.push(format!("{}: {a}: played anyway", p.pos));
+                        warnings.push(Warning::new(p.pos, WarningKind::PlayedAnyway(a.clone())));
                     }
                     broken.push(a);
                 }
@@ -552,7 +564,7 @@ fn start_game(
     komi: f32,
     strict: bool,
     pos: Pos,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Game, ContentError> {
     let dead: Vec<Point> = setup
         .points()
@@ -566,9 +578,9 @@ fn start_game(
                 format!("setup stones without liberties: {}", names.join(" ")),
             ));
         }
-        warnings.push(format!(
-            "{pos}: setup stones without liberties removed: {}",
-            names.join(" ")
+        warnings.push(Warning::new(
+            pos,
+            WarningKind::DeadSetupRemoved { points: names },
         ));
         let changes: Vec<_> = dead.iter().map(|&p| (p, None)).collect();
         setup.set_many(&changes).expect("points are on the board");

@@ -65,6 +65,10 @@
 //! point values (`B[R16]`, off-board points), two moves in one node,
 //! setup or `PL` after the first move.
 //!
+//! Every leniency used and every rule violation played through is a
+//! [`Warning`]: its place and a [`WarningKind`] to match on; `Display`
+//! gives the `line:column: text` form.
+//!
 //! # Replay
 //!
 //! Move numbers count the B and W properties of the main line from 1,
@@ -88,10 +92,12 @@ pub mod go;
 pub mod parse;
 pub mod report;
 pub mod tree;
+pub mod warning;
 
 pub use go::{game_to_tree, replay, ContentError, GameInfo, IllegalAt, Replay, ReplayOptions};
 pub use parse::{read_bytes, read_str, Collection, ReadOptions, SyntaxError};
 pub use tree::{GameTree, Node, Pos, Property};
+pub use warning::{Warning, WarningKind};
 
 use crate::game::Game;
 use crate::rules::Rules;
@@ -186,7 +192,7 @@ pub struct Loaded {
     /// The game, its history replayed.
     pub game: Game,
     /// Leniencies used and rule violations played through.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     /// Komi from `KM`, if the record has one.
     pub komi: Option<f32>,
 }

@@ -4,7 +4,8 @@
 //! `(`: no recursion, so nesting depth is bounded only by memory.
 
 use super::tree::{GameTree, Node, Pos, Property};
-use crate::color::clip;
+use super::warning::{Warning, WarningKind};
+use crate::text::clip;
 use encoding_rs::Encoding;
 
 /// How the reader treats deviations from the `FF[4]` grammar.
@@ -25,13 +26,13 @@ pub struct SyntaxError {
 }
 
 /// What [`read_bytes`] and [`read_str`] return: the trees and every
-/// leniency used, as `line:column: message` warnings.
+/// leniency used, as [`Warning`]s.
 #[derive(Clone, Debug, Default)]
 pub struct Collection {
     /// The game trees in file order.
     pub trees: Vec<GameTree>,
     /// Leniencies used and charset notes.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     /// The charset the bytes were decoded with (`UTF-8` for text input).
     pub charset: String,
 }
@@ -101,7 +102,7 @@ pub fn encoding_for_charset(name: &str) -> Option<&'static Encoding> {
 ///
 /// # Errors
 /// Only with `strict`: an unknown or unusable charset.
-pub fn decode(bytes: &[u8], strict: bool) -> Result<(String, String, Vec<String>), SyntaxError> {
+pub fn decode(bytes: &[u8], strict: bool) -> Result<(String, String, Vec<Warning>), SyntaxError> {
     let mut notes = Vec::new();
     let at_start = Pos { line: 1, column: 1 };
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
@@ -113,10 +114,9 @@ pub fn decode(bytes: &[u8], strict: bool) -> Result<(String, String, Vec<String>
                     message: format!("bytes invalid in {}", enc.name()),
                 });
             }
-            notes.push(format!(
-                "1:1: bytes invalid in {} replaced by U+FFFD",
-                enc.name()
-            ));
+            notes.push(Warning::at_start(WarningKind::BytesReplaced {
+                charset: enc.name().to_string(),
+            }));
         }
         return Ok((text.into_owned(), enc.name().to_string(), notes));
     }
@@ -146,7 +146,9 @@ pub fn decode(bytes: &[u8], strict: bool) -> Result<(String, String, Vec<String>
         };
         if let Some(enc) = enc {
             let (text, _) = enc.decode_without_bom_handling(bytes);
-            notes.push(format!("1:1: no byte order mark; read as {}", enc.name()));
+            notes.push(Warning::at_start(WarningKind::NoByteOrderMark {
+                charset: enc.name().to_string(),
+            }));
             return Ok((text.into_owned(), enc.name().to_string(), notes));
         }
     }
@@ -171,10 +173,9 @@ pub fn decode(bytes: &[u8], strict: bool) -> Result<(String, String, Vec<String>
                 names.push(enc.name());
             }
         }
-        notes.push(format!(
-            "1:1: game trees in several charsets, each decoded by its own CA: {}",
-            names.join(", ")
-        ));
+        notes.push(Warning::at_start(WarningKind::SeveralCharsets {
+            charsets: names.iter().map(|n| n.to_string()).collect(),
+        }));
         return Ok((text, names.join(","), notes));
     }
     let first = declared.into_iter().flatten().next();
@@ -227,7 +228,7 @@ fn decode_as(
     declared: Option<&str>,
     latin1: bool,
     strict: bool,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Warning>,
 ) -> Result<(String, &'static Encoding), SyntaxError> {
     let at_start = Pos { line: 1, column: 1 };
     let enc = match declared {
@@ -241,7 +242,9 @@ fn decode_as(
                         message: format!("unknown charset 'CA[{}]'", clip(name)),
                     });
                 }
-                notes.push(format!("1:1: unknown charset 'CA[{}]' ignored", clip(name)));
+                notes.push(Warning::at_start(WarningKind::UnknownCharset {
+                    name: clip(name),
+                }));
                 None
             }
         },
@@ -250,10 +253,9 @@ fn decode_as(
     let enc = match enc {
         Some(e) if e == encoding_rs::UTF_16LE || e == encoding_rs::UTF_16BE => {
             // A UTF-16 declaration on bytes that are not UTF-16 (no zeros).
-            notes.push(format!(
-                "1:1: declared {} but the bytes are not utf-16",
-                e.name()
-            ));
+            notes.push(Warning::at_start(WarningKind::NotUtf16 {
+                declared: e.name().to_string(),
+            }));
             None
         }
         e => e,
@@ -270,10 +272,9 @@ fn decode_as(
                     chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
                 det.feed(bytes, true);
                 let guess = det.guess(None, chardetng::Utf8Detection::Allow);
-                notes.push(format!(
-                    "1:1: no usable charset declared and not utf-8; guessed {}",
-                    guess.name()
-                ));
+                notes.push(Warning::at_start(WarningKind::GuessedCharset {
+                    charset: guess.name().to_string(),
+                }));
                 guess
             }
         }
@@ -286,10 +287,9 @@ fn decode_as(
                 message: format!("bytes invalid in charset {}", enc.name()),
             });
         }
-        notes.push(format!(
-            "1:1: bytes invalid in {} replaced by U+FFFD",
-            enc.name()
-        ));
+        notes.push(Warning::at_start(WarningKind::BytesReplaced {
+            charset: enc.name().to_string(),
+        }));
     }
     Ok((text.into_owned(), enc))
 }
@@ -423,16 +423,18 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
     let strict = opts.strict;
     let mut cur = Cursor::new(text);
     let mut trees: Vec<GameTree> = Vec::new();
-    let mut warnings: Vec<String> = Vec::new();
+    let mut warnings: Vec<Warning> = Vec::new();
     let mut dropped = 0usize;
     let mut long_names = std::collections::HashSet::new();
-    let mut warn = |pos: Pos, msg: String| {
+    let mut warn = |pos: Pos, kind: WarningKind| {
         // One warning per distinct long property name.
-        if msg.starts_with("long property name") && !long_names.insert(msg.clone()) {
-            return;
+        if let WarningKind::LongName { raw, id } = &kind {
+            if !long_names.insert((raw.clone(), id.clone())) {
+                return;
+            }
         }
         if warnings.len() < 100 {
-            warnings.push(format!("{pos}: {msg}"));
+            warnings.push(Warning::new(pos, kind));
         } else {
             dropped += 1;
         }
@@ -455,7 +457,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                     return Err(err(pos, format!("{what}, found {}", describe(Some(c)))));
                 }
                 if !junk_warned {
-                    warn(pos, "text outside a game tree skipped".to_string());
+                    warn(pos, WarningKind::TextOutsideTree);
                     junk_warned = true;
                 }
                 cur.next();
@@ -482,7 +484,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                         format!("expected ';' after '(', found {}", describe(Some(c))),
                     ));
                 }
-                warn(cur.pos, "missing ';' before the first node".to_string());
+                warn(cur.pos, WarningKind::MissingSemicolon);
                 let n = b.add(None, false);
                 stack[0].last = Some(n);
                 stack[0].has_node = true;
@@ -492,7 +494,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                 if strict {
                     return Err(err(cur.pos, "expected ';' after '(', found ')'"));
                 }
-                warn(cur.pos, "empty game tree '()' skipped".to_string());
+                warn(cur.pos, WarningKind::EmptyTree);
                 cur.next();
                 continue;
             }
@@ -501,7 +503,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                     return Err(err(cur.pos, "unexpected end of file: expected ';'"));
                 }
                 if other.is_none() {
-                    warn(cur.pos, "unclosed '(' at end of file ignored".to_string());
+                    warn(cur.pos, WarningKind::UnclosedParen);
                     break;
                 }
                 return Err(err(
@@ -523,10 +525,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                         if strict {
                             return Err(err(pos, "a game tree has two roots"));
                         }
-                        warn(
-                            pos,
-                            "two roots in one game tree: read as two games".to_string(),
-                        );
+                        warn(pos, WarningKind::TwoRoots);
                         frame.after_variation = false;
                         let done = std::mem::replace(&mut b, Builder::new());
                         trees.extend(done.finish());
@@ -538,11 +537,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                                 "expected '(' or ')' after a variation, found ';'",
                             ));
                         }
-                        warn(
-                            pos,
-                            "node after a closed variation continues the main line (ff[1] style)"
-                                .to_string(),
-                        );
+                        warn(pos, WarningKind::NodeAfterVariation);
                         frame.after_variation = false;
                         b.add(frame.last, true)
                     } else {
@@ -560,7 +555,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                         if strict {
                             return Err(err(pos, "expected ';' after '(', found '('"));
                         }
-                        warn(pos, "redundant '(' read as one".to_string());
+                        warn(pos, WarningKind::RedundantParen);
                     }
                     let last = parent.last;
                     stack.push(Frame {
@@ -575,7 +570,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                         if strict {
                             return Err(err(cur.pos, "expected ';' after '(', found ')'"));
                         }
-                        warn(cur.pos, "empty variation '()' skipped".to_string());
+                        warn(cur.pos, WarningKind::EmptyVariation);
                     }
                 }
                 Some(')') => {
@@ -596,7 +591,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                             ),
                         ));
                     }
-                    warn(pos, "missing ')' at end of file".to_string());
+                    warn(pos, WarningKind::MissingCloseParen);
                     break;
                 }
                 Some(c) => {
@@ -615,7 +610,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
         return Err(err(cur.pos, "no game tree: expected '(;'"));
     }
     if dropped > 0 {
-        warnings.push(format!("{}: {dropped} more warnings not shown", cur.pos));
+        warnings.push(Warning::new(cur.pos, WarningKind::MoreNotShown(dropped)));
     }
     Ok(Collection {
         trees,
@@ -675,7 +670,7 @@ fn read_properties(
     cur: &mut Cursor<'_>,
     node: &mut Node,
     strict: bool,
-    warn: &mut impl FnMut(Pos, String),
+    warn: &mut impl FnMut(Pos, WarningKind),
 ) -> Result<(), SyntaxError> {
     loop {
         cur.skip_ws();
@@ -710,7 +705,13 @@ fn read_properties(
                     format!("property identifier '{raw_id}' is not upper case (ff[3] long name)"),
                 ));
             }
-            warn(pos, format!("long property name '{raw_id}' read as '{id}'"));
+            warn(
+                pos,
+                WarningKind::LongName {
+                    raw: raw_id.to_string(),
+                    id: id.clone(),
+                },
+            );
         }
         // The values.
         let mut values = Vec::new();
@@ -746,10 +747,7 @@ fn read_properties(
                         if strict || value_really_ends(cur) {
                             break;
                         }
-                        warn(
-                            vpos,
-                            format!("unescaped ']' inside the value of {id} kept as text"),
-                        );
+                        warn(vpos, WarningKind::UnescapedBracket { id: id.clone() });
                         v.push_str("\\]");
                     }
                     Some(c) => v.push(c),
@@ -770,10 +768,7 @@ fn read_properties(
             if strict {
                 return Err(err(pos, format!("property {id} appears twice in one node")));
             }
-            warn(
-                pos,
-                format!("property {id} repeated in one node: values merged"),
-            );
+            warn(pos, WarningKind::RepeatedProperty { id: id.clone() });
             p.values.extend(values);
         } else {
             node.props.push(Property { id, values, pos });
