@@ -45,6 +45,9 @@ impl Komi {
     /// The largest magnitude accepted.
     pub const MAX: f32 = 1000.0;
 
+    /// No komi (an SGF record without `KM`).
+    pub const ZERO: Komi = Komi(0.0);
+
     /// The komi `k`.
     ///
     /// # Errors

@@ -97,7 +97,7 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
     );
     let config = kosumi::gtp::Config {
         size: a.size as usize,
-        komi: a.komi.get(),
+        komi: a.komi,
         rules: a.rules,
         seed: a.seed,
         threads,
@@ -460,7 +460,7 @@ fn check_game_args(g: &GameArgs) -> Result<(), String> {
 fn game_config(g: &GameArgs) -> kosumi::play::GameConfig {
     let size = g.size as usize;
     let mut cfg = kosumi::play::GameConfig::new(size);
-    cfg.komi = g.komi.get();
+    cfg.komi = g.komi;
     cfg.rules = g.rules;
     cfg.handicap = g.handicap;
     if let Some(m) = g.max_moves {
@@ -808,7 +808,7 @@ fn main() -> ExitCode {
             let game = if position == "middle" {
                 kosumi::mcts::middle_game(size, 0.4, seed)
             } else {
-                kosumi::Game::new(size, kosumi::Rules::default(), 7.5).ok()
+                kosumi::Game::new(size, kosumi::Rules::default(), kosumi::Komi::default()).ok()
             };
             let Some(game) = game else {
                 eprintln!("kosumi: cannot set up a {size}x{size} {position} position");

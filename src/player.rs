@@ -335,7 +335,7 @@ mod tests {
 
     #[test]
     fn random_player_plays_legal_moves_until_both_pass() {
-        let mut game = Game::new(5, Rules::default(), 7.5).unwrap();
+        let mut game = Game::new(5, Rules::default(), crate::komi::Komi::default()).unwrap();
         let mut p = RandomPlayer::new(7);
         let clock = Clock::default();
         let mut n = 0;
@@ -393,7 +393,12 @@ mod tests {
             . X O O",
         )
         .unwrap();
-        let game = Game::from_position(b, Color::Black, Rules::default(), 0.5);
+        let game = Game::from_position(
+            b,
+            Color::Black,
+            Rules::default(),
+            crate::komi::Komi::new(0.5).unwrap(),
+        );
         let own = mc_ownership(&game, 20, 3);
         assert_eq!(own[0], 1.0);
         assert_eq!(own[2], -1.0);

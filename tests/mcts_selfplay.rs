@@ -59,7 +59,7 @@ fn policy_against_uniform_playouts() {
             },
             ..base.clone()
         });
-        let mut game = Game::new(size, Rules::default(), 7.5).unwrap();
+        let mut game = Game::new(size, Rules::default(), kosumi::Komi::default()).unwrap();
         let clock = Clock::default();
         let mut winner = None;
         while winner.is_none() && !game.two_passes() && game.moves().len() < 3 * size * size {

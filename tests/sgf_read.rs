@@ -211,8 +211,8 @@ fn go_properties() {
     // Fox x100 komi, Chinese rules, result.
     let c = sgf::read_file(&fx("format-edge/real-world-quirks/fox-KM-375.sgf"), LENIENT).unwrap();
     let r = sgf::replay(&c.trees[0], &ReplayOptions::default()).unwrap();
-    assert_eq!(r.komi, Some(3.75));
-    assert_eq!(r.game.komi(), 3.75);
+    assert_eq!(r.komi.map(kosumi::Komi::get), Some(3.75));
+    assert_eq!(r.game.komi().get(), 3.75);
     assert_eq!(r.rules, kosumi::Rules::CHINESE);
     assert_eq!(r.result.as_deref(), Some("W+R"));
     // Handicap: AB setup, PL, HA.
@@ -275,7 +275,7 @@ fn go_properties() {
         ..ReplayOptions::default()
     };
     let e = sgf::replay(&tree("(;SZ[5];B[ cc ])"), &strict).unwrap_err();
-    assert_eq!(e.message, "whitespace in move 'B[ cc ]'");
+    assert_eq!(e.kind.to_string(), "whitespace in move 'B[ cc ]'");
     // SZ[19:19] is square.
     assert!(sgf::replay(&tree("(;SZ[19:19])"), &ReplayOptions::default()).is_ok());
 }

@@ -82,7 +82,8 @@ fn expected_tsv_verdicts() {
         let sz = tree.root().value("SZ").unwrap_or("19");
         if sz.contains(':') {
             let e = sgf::replay(tree, &ReplayOptions::default()).unwrap_err();
-            assert!(e.message.starts_with("rectangular board"), "{}", e.message);
+            let message = e.kind.to_string();
+            assert!(message.starts_with("rectangular board"), "{message}");
             rectangular += 1;
             continue;
         }

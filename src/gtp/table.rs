@@ -6,10 +6,11 @@
 //! the pondering phase all read this table; no other list of command
 //! names exists.
 
-use super::analysis::{self, Dialect};
+use super::analysis;
 use super::args::no_args;
 use super::cmd::{extensions, play, scoring, setup, sgf, time};
 use super::engine::{CommandError, Engine, NAME};
+use super::info::Dialect;
 use super::line::Request;
 use std::io::{self, Write};
 

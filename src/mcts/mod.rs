@@ -230,10 +230,10 @@ pub fn search_komi(cfg: &SearchConfig, game: &Game) -> f32 {
     let h = game.handicap_stones().len();
     let span = cfg.dyn_komi_moves * (game.size() * game.size()) as f64;
     if h == 0 || cfg.dyn_komi_per_stone == 0.0 || span <= 0.0 {
-        return game.komi();
+        return game.komi().get();
     }
     let left = (1.0 - game.moves().len() as f64 / span).max(0.0);
-    game.komi() + (cfg.dyn_komi_per_stone as f64 * h as f64 * left) as f32
+    game.komi().get() + (cfg.dyn_komi_per_stone as f64 * h as f64 * left) as f32
 }
 
 /// What the tree's root stands for, to find it again after moves.
@@ -303,7 +303,7 @@ impl MctsPlayer {
             let moves = game.moves();
             let same_game = k.start == *game.start()
                 && k.start_to_move == game.start_to_move()
-                && k.komi == game.komi()
+                && k.komi == game.komi().get()
                 && k.rules == game.rules()
                 && moves.len() >= k.moves.len()
                 && moves[..k.moves.len()] == k.moves[..];
@@ -341,7 +341,7 @@ impl MctsPlayer {
             start: game.start().clone(),
             start_to_move: game.start_to_move(),
             moves: game.moves().to_vec(),
-            komi: game.komi(),
+            komi: game.komi().get(),
             rules: game.rules(),
             color,
         });
@@ -613,7 +613,7 @@ fn lead_for(color: Color, mean: f64, komi: f32) -> f32 {
 fn snapshot(s: &Search) -> Analysis {
     let tree = s.tree;
     let sign = if s.color == Color::Black { 1.0 } else { -1.0 };
-    let komi = s.game.komi();
+    let komi = s.game.komi().get();
     let acc = s.accum();
     let ownership: Vec<f32> = if acc.count == 0 {
         Vec::new()
@@ -830,7 +830,7 @@ impl Analyzer for MctsPlayer {
 /// same), every move checked by the game.
 pub fn middle_game(size: usize, fill: f64, seed: u64) -> Option<Game> {
     use rand_xoshiro::rand_core::SeedableRng;
-    let mut game = Game::new(size, Rules::default(), 7.5).ok()?;
+    let mut game = Game::new(size, Rules::default(), crate::komi::Komi::default()).ok()?;
     let cfg = SearchConfig::default();
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
     let target = (fill * (size * size) as f64) as usize;

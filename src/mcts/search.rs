@@ -556,7 +556,12 @@ mod tests {
             ko,
             ..Rules::default()
         };
-        let mut game = Game::from_position(board, Color::White, rules, 0.5);
+        let mut game = Game::from_position(
+            board,
+            Color::White,
+            rules,
+            crate::komi::Komi::new(0.5).unwrap(),
+        );
         game.play(Color::White, Move::Play(Point::new(1, 1)))
             .unwrap();
         game

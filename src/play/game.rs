@@ -10,6 +10,7 @@ use super::referee::Referee;
 use crate::clock::{Clock, Overtime, TimeSettings, TimeSource, WallTime};
 use crate::color::Color;
 use crate::game::{fixed_handicap_points, Game};
+use crate::komi::Komi;
 use crate::point::Move;
 use crate::rules::Rules;
 use crate::score::GameResult;
@@ -23,7 +24,7 @@ pub struct GameConfig {
     /// Board size.
     pub size: usize,
     /// Komi.
-    pub komi: f32,
+    pub komi: Komi,
     /// Rules.
     pub rules: Rules,
     /// Moves (passes counted) after which the game is stopped and scored.
@@ -47,8 +48,8 @@ impl GameConfig {
     /// Checks the settings an outside caller could get wrong.
     ///
     /// # Errors
-    /// A message for a board size outside 2..=25 or a komi that is not a
-    /// finite number.
+    /// A message for a board size outside 2..=25 or a handicap that does
+    /// not fit the board (komi is a [`Komi`], checked when it was made).
     pub fn check(&self) -> Result<(), String> {
         if !(crate::point::MIN_SIZE..=crate::point::MAX_SIZE).contains(&self.size) {
             return Err(format!(
@@ -57,9 +58,6 @@ impl GameConfig {
                 crate::point::MIN_SIZE,
                 crate::point::MAX_SIZE
             ));
-        }
-        if !self.komi.is_finite() {
-            return Err(format!("komi {} is not a number", self.komi));
         }
         for c in self.clock {
             if c.normalized() != c {
@@ -80,7 +78,7 @@ impl GameConfig {
     pub fn new(size: usize) -> GameConfig {
         GameConfig {
             size,
-            komi: 7.5,
+            komi: Komi::default(),
             rules: Rules::CHINESE,
             max_moves: 3 * size * size,
             move_timeout: None,

@@ -3,6 +3,7 @@
 //! The parser is a loop over characters with an explicit stack of open
 //! `(`: no recursion, so nesting depth is bounded only by memory.
 
+use super::error::{SyntaxError, SyntaxErrorKind};
 use super::tree::{GameTree, Node, Pos, Property};
 use super::warning::{Warning, WarningKind};
 use crate::text::clip;
@@ -14,15 +15,6 @@ pub struct ReadOptions {
     /// Refuse every leniency listed in the [module docs](super) instead of
     /// accepting it with a warning.
     pub strict: bool,
-}
-
-/// A syntax error: where, and what was expected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SyntaxError {
-    /// Where the reader stopped.
-    pub pos: Pos,
-    /// What went wrong (lowercase).
-    pub message: String,
 }
 
 /// What [`read_bytes`] and [`read_str`] return: the trees and every
@@ -104,15 +96,15 @@ pub fn encoding_for_charset(name: &str) -> Option<&'static Encoding> {
 /// Only with `strict`: an unknown or unusable charset.
 pub fn decode(bytes: &[u8], strict: bool) -> Result<(String, String, Vec<Warning>), SyntaxError> {
     let mut notes = Vec::new();
-    let at_start = Pos { line: 1, column: 1 };
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
         let (text, had_errors) = enc.decode_without_bom_handling(&bytes[bom_len..]);
         if had_errors {
             if strict {
-                return Err(SyntaxError {
-                    pos: at_start,
-                    message: format!("bytes invalid in {}", enc.name()),
-                });
+                return Err(SyntaxError::at_start(
+                    SyntaxErrorKind::BytesInvalidAfterBom {
+                        charset: enc.name().to_string(),
+                    },
+                ));
             }
             notes.push(Warning::at_start(WarningKind::BytesReplaced {
                 charset: enc.name().to_string(),
@@ -230,17 +222,15 @@ fn decode_as(
     strict: bool,
     notes: &mut Vec<Warning>,
 ) -> Result<(String, &'static Encoding), SyntaxError> {
-    let at_start = Pos { line: 1, column: 1 };
     let enc = match declared {
         Some("") => None,
         Some(name) => match encoding_for_charset(name) {
             Some(e) => Some(e),
             None => {
                 if strict {
-                    return Err(SyntaxError {
-                        pos: at_start,
-                        message: format!("unknown charset 'CA[{}]'", clip(name)),
-                    });
+                    return Err(SyntaxError::at_start(SyntaxErrorKind::UnknownCharset {
+                        name: clip(name),
+                    }));
                 }
                 notes.push(Warning::at_start(WarningKind::UnknownCharset {
                     name: clip(name),
@@ -282,10 +272,9 @@ fn decode_as(
     let (text, had_errors) = enc.decode_without_bom_handling(bytes);
     if had_errors {
         if strict {
-            return Err(SyntaxError {
-                pos: at_start,
-                message: format!("bytes invalid in charset {}", enc.name()),
-            });
+            return Err(SyntaxError::at_start(SyntaxErrorKind::BytesInvalid {
+                charset: enc.name().to_string(),
+            }));
         }
         notes.push(Warning::at_start(WarningKind::BytesReplaced {
             charset: enc.name().to_string(),
@@ -399,19 +388,8 @@ impl Builder {
     }
 }
 
-fn err(pos: Pos, message: impl Into<String>) -> SyntaxError {
-    SyntaxError {
-        pos,
-        message: message.into(),
-    }
-}
-
-fn describe(c: Option<char>) -> String {
-    match c {
-        None => "end of file".to_string(),
-        Some(c) if c.is_control() || c.is_whitespace() => format!("{:?}", c),
-        Some(c) => format!("'{c}'"),
-    }
+fn err(pos: Pos, kind: SyntaxErrorKind) -> SyntaxError {
+    SyntaxError::new(pos, kind)
 }
 
 /// Reads every game tree from text.
@@ -449,12 +427,13 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
             Some('(') if strict || tree_starts_here(&cur) => {}
             Some(c) => {
                 if strict {
-                    let what = if trees.is_empty() {
-                        "expected '(' to open a game tree"
+                    let found = Some(c);
+                    let kind = if trees.is_empty() {
+                        SyntaxErrorKind::ExpectedTree { found }
                     } else {
-                        "expected '(' or end of file after a game tree"
+                        SyntaxErrorKind::ExpectedTreeOrEnd { found }
                     };
-                    return Err(err(pos, format!("{what}, found {}", describe(Some(c)))));
+                    return Err(err(pos, kind));
                 }
                 if !junk_warned {
                     warn(pos, WarningKind::TextOutsideTree);
@@ -481,7 +460,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                 if strict {
                     return Err(err(
                         cur.pos,
-                        format!("expected ';' after '(', found {}", describe(Some(c))),
+                        SyntaxErrorKind::ExpectedSemicolon { found: Some(c) },
                     ));
                 }
                 warn(cur.pos, WarningKind::MissingSemicolon);
@@ -492,7 +471,10 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
             }
             Some(')') => {
                 if strict {
-                    return Err(err(cur.pos, "expected ';' after '(', found ')'"));
+                    return Err(err(
+                        cur.pos,
+                        SyntaxErrorKind::ExpectedSemicolon { found: Some(')') },
+                    ));
                 }
                 warn(cur.pos, WarningKind::EmptyTree);
                 cur.next();
@@ -500,7 +482,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
             }
             other => {
                 if other.is_none() && trees.is_empty() {
-                    return Err(err(cur.pos, "unexpected end of file: expected ';'"));
+                    return Err(err(cur.pos, SyntaxErrorKind::EndBeforeSemicolon));
                 }
                 if other.is_none() {
                     warn(cur.pos, WarningKind::UnclosedParen);
@@ -508,7 +490,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                 }
                 return Err(err(
                     cur.pos,
-                    format!("expected ';' after '(', found {}", describe(other)),
+                    SyntaxErrorKind::ExpectedSemicolon { found: other },
                 ));
             }
         }
@@ -523,7 +505,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                     let n = if frame.last.is_none() && !b.nodes.is_empty() {
                         // A second root in one tree: `((;a)(;b))`.
                         if strict {
-                            return Err(err(pos, "a game tree has two roots"));
+                            return Err(err(pos, SyntaxErrorKind::TwoRoots));
                         }
                         warn(pos, WarningKind::TwoRoots);
                         frame.after_variation = false;
@@ -532,10 +514,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                         b.add(None, false)
                     } else if frame.after_variation {
                         if strict {
-                            return Err(err(
-                                pos,
-                                "expected '(' or ')' after a variation, found ';'",
-                            ));
+                            return Err(err(pos, SyntaxErrorKind::NodeAfterVariation));
                         }
                         warn(pos, WarningKind::NodeAfterVariation);
                         frame.after_variation = false;
@@ -553,7 +532,10 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                     let parent = stack.last().expect("inside a tree");
                     if !parent.has_node {
                         if strict {
-                            return Err(err(pos, "expected ';' after '(', found '('"));
+                            return Err(err(
+                                pos,
+                                SyntaxErrorKind::ExpectedSemicolon { found: Some('(') },
+                            ));
                         }
                         warn(pos, WarningKind::RedundantParen);
                     }
@@ -568,7 +550,10 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                     cur.skip_ws();
                     if cur.peek() == Some(')') {
                         if strict {
-                            return Err(err(cur.pos, "expected ';' after '(', found ')'"));
+                            return Err(err(
+                                cur.pos,
+                                SyntaxErrorKind::ExpectedSemicolon { found: Some(')') },
+                            ));
                         }
                         warn(cur.pos, WarningKind::EmptyVariation);
                     }
@@ -584,12 +569,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                 None => {
                     if strict {
                         let open = stack.last().map_or(pos, |f| f.open_pos);
-                        return Err(err(
-                            pos,
-                            format!(
-                                "unexpected end of file: expected ')' to close the '(' at {open}"
-                            ),
-                        ));
+                        return Err(err(pos, SyntaxErrorKind::UnclosedParen { open }));
                     }
                     warn(pos, WarningKind::MissingCloseParen);
                     break;
@@ -597,7 +577,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                 Some(c) => {
                     return Err(err(
                         pos,
-                        format!("expected ';', '(' or ')', found {}", describe(Some(c))),
+                        SyntaxErrorKind::ExpectedNodeOrParen { found: Some(c) },
                     ));
                 }
             }
@@ -607,7 +587,7 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
         }
     }
     if trees.is_empty() {
-        return Err(err(cur.pos, "no game tree: expected '(;'"));
+        return Err(err(cur.pos, SyntaxErrorKind::NoGameTree));
     }
     if dropped > 0 {
         warnings.push(Warning::new(cur.pos, WarningKind::MoreNotShown(dropped)));
@@ -686,7 +666,7 @@ fn read_properties(
                 break;
             }
             if raw_id.len() >= 64 {
-                return Err(err(pos, "property identifier longer than 64 letters"));
+                return Err(err(pos, SyntaxErrorKind::IdentifierTooLong));
             }
             raw_id.push(c);
             cur.next();
@@ -694,16 +674,10 @@ fn read_properties(
         let id: String = raw_id.chars().filter(|c| c.is_ascii_uppercase()).collect();
         if id != raw_id {
             if id.is_empty() {
-                return Err(err(
-                    pos,
-                    format!("expected a property identifier in upper case, found '{raw_id}'"),
-                ));
+                return Err(err(pos, SyntaxErrorKind::NoUpperCase { raw: raw_id }));
             }
             if strict {
-                return Err(err(
-                    pos,
-                    format!("property identifier '{raw_id}' is not upper case (ff[3] long name)"),
-                ));
+                return Err(err(pos, SyntaxErrorKind::LongName { raw: raw_id }));
             }
             warn(
                 pos,
@@ -726,17 +700,11 @@ fn read_properties(
             loop {
                 match cur.next() {
                     None => {
-                        return Err(err(
-                            cur.pos,
-                            format!("unexpected end of file: expected ']' to close the value opened at {vpos}"),
-                        ))
+                        return Err(err(cur.pos, SyntaxErrorKind::UnclosedValue { open: vpos }))
                     }
                     Some('\\') => match cur.next() {
                         None => {
-                            return Err(err(
-                                cur.pos,
-                                format!("unexpected end of file: expected ']' to close the value opened at {vpos}"),
-                            ))
+                            return Err(err(cur.pos, SyntaxErrorKind::UnclosedValue { open: vpos }))
                         }
                         Some(x) => {
                             v.push('\\');
@@ -756,17 +724,12 @@ fn read_properties(
             values.push(v);
         }
         if values.is_empty() {
-            return Err(err(
-                cur.pos,
-                format!(
-                    "expected '[' after property {id}, found {}",
-                    describe(cur.peek())
-                ),
-            ));
+            let found = cur.peek();
+            return Err(err(cur.pos, SyntaxErrorKind::ExpectedValue { id, found }));
         }
         if let Some(p) = node.props.iter_mut().find(|p| p.id == id) {
             if strict {
-                return Err(err(pos, format!("property {id} appears twice in one node")));
+                return Err(err(pos, SyntaxErrorKind::RepeatedProperty { id }));
             }
             warn(pos, WarningKind::RepeatedProperty { id: id.clone() });
             p.values.extend(values);
@@ -830,7 +793,8 @@ mod tests {
     fn positions_count_lines_and_columns() {
         let e = strict_err("(;B[aa]\r\n;W[bb]\n ;B[cc");
         assert_eq!(e.pos, Pos { line: 3, column: 7 });
-        assert!(e.message.contains("expected ']'"), "{}", e.message);
-        assert!(e.message.contains("3:4"), "{}", e.message);
+        let message = e.kind.to_string();
+        assert!(message.contains("expected ']'"), "{message}");
+        assert!(message.contains("3:4"), "{message}");
     }
 }

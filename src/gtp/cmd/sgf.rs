@@ -29,9 +29,7 @@ pub(crate) fn cmd_loadsgf(e: &mut Engine, r: &Request) -> Result<String, Command
             }
             let komi = loaded.komi.unwrap_or(e.game.komi());
             e.game = loaded.game;
-            if let Ok(k) = crate::komi::Komi::new(komi) {
-                e.game.set_komi(k);
-            }
+            e.game.set_komi(komi);
             e.game.set_rules(rules);
             e.player.clear();
             Ok(String::new())
