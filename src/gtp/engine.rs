@@ -147,6 +147,12 @@ pub struct Engine {
     pub(super) started: Instant,
     pub(super) in_game: bool,
     time: Arc<dyn TimeSource>,
+    /// Game information from `loadsgf` for `printsgf` (players, date, name,
+    /// and the record's result).
+    pub(super) info: crate::sgf::GameInfo,
+    /// The number of moves the game had when `info.result` was loaded: the
+    /// result holds only while the game is still that record.
+    pub(super) info_moves: usize,
 }
 
 impl Engine {
@@ -167,6 +173,8 @@ impl Engine {
             started: Instant::now(),
             in_game: false,
             time: Arc::new(WallTime::new()),
+            info: crate::sgf::GameInfo::default(),
+            info_moves: 0,
         }
     }
 
@@ -371,6 +379,7 @@ impl Engine {
         let komi = self.game.komi();
         let rules = self.game.rules();
         self.game = Game::new(size, rules, komi).expect("size was checked");
+        self.info = crate::sgf::GameInfo::default();
         self.clock = Clock::new(self.clock.settings);
         self.player.clear();
     }

@@ -192,7 +192,7 @@ static COMMANDS: &[Command] = &[
     )
     .gogui(&[g(6, "string", "Superko history", "")]),
     c("kosumi-ownership", scoring::cmd_kosumi_ownership).gogui(&[g(0, "dboard", "Ownership", "")]),
-    c("kosumi-pv", analysis::cmd_kosumi_pv).gogui(&[g(4, "var", "Principal variation", "%c")]),
+    c("kosumi-pv", analysis::cmd_kosumi_pv).gogui(&[g(4, "varc", "Principal variation", "%c")]),
     c("kosumi-candidates", analysis::cmd_kosumi_candidates).gogui(&[g(
         5,
         "pspairs",

@@ -14,10 +14,10 @@
 //! with its all-moves-as-first win rate, the AMAF weight shrinking as real
 //! visits grow ([`SearchConfig::rave_equiv`]).
 //!
-//! Game end: the player passes only when passing wins under area scoring
-//! with the dead stones (by ownership from the search's playouts) removed;
-//! in clean-up mode it first captures every stone the playouts say is
-//! dead. It resigns when the win rate stays below
+//! Game end: the player passes only when passing wins by the count of
+//! [`crate::endgame`] (the rules' area or territory count, with the chains
+//! that the search's ownership calls dead removed); in clean-up mode it
+//! plays the endgame's clean-up moves while an opposing chain is dead. It resigns when the win rate stays below
 //! [`SearchConfig::resign_threshold`] for [`SearchConfig::resign_moves`]
 //! moves, unless the expected score is close.
 
@@ -27,10 +27,11 @@ pub mod tree;
 
 use crate::board::Board;
 use crate::color::Color;
+use crate::endgame;
 use crate::game::{Game, PlayedMove};
 use crate::player::{Decision, GenmoveRequest, MoveFilter, Player};
 use crate::playout::policy::{self, PlayoutConfig, PriorConfig};
-use crate::point::{Move, Point};
+use crate::point::Move;
 use crate::rules::Rules;
 pub use search::Limits;
 use search::{root_children_legal, Search};
@@ -138,12 +139,6 @@ pub struct SearchConfig {
     pub resign_close_margin: f32,
     /// Never resign.
     pub no_resign: bool,
-    /// A stone counts as dead when its point's ownership for the other
-    /// colour exceeds this (0..1).
-    pub dead_threshold: f32,
-    /// In clean-up mode, a capturing move may be this much below the best
-    /// win rate and still be preferred.
-    pub cleanup_slack: f64,
     /// Playouts of the short search behind [`Player::ownership`].
     pub ownership_playouts: u64,
 
@@ -194,8 +189,6 @@ impl Default for SearchConfig {
             resign_moves: 3,
             resign_close_margin: 5.0,
             no_resign: false,
-            dead_threshold: 0.5,
-            cleanup_slack: 0.05,
             ownership_playouts: 1000,
             dyn_komi_per_stone: 7.0,
             dyn_komi_moves: 0.5,
@@ -433,75 +426,41 @@ impl MctsPlayer {
         a
     }
 
-    /// The stones that the ownership map says are dead: stones on points
-    /// the other colour owns by more than `dead_threshold`.
-    pub fn dead_stones(&self, board: &Board, ownership: &[f32]) -> Vec<Point> {
-        let t = self.cfg.dead_threshold;
-        board
-            .points()
-            .zip(ownership)
-            .filter(|&(p, &o)| match board.get(p) {
-                Some(Color::Black) => o < -t,
-                Some(Color::White) => o > t,
-                None => false,
-            })
-            .map(|(p, _)| p)
-            .collect()
-    }
-
-    /// Whether `color` wins if the game ends now, under area scoring with
-    /// the dead stones (by `ownership`) of both colours removed.
+    /// Whether `color` wins if the game ends now, counted by
+    /// [`endgame::count`] with the chains [`endgame::classify`] calls dead
+    /// by `ownership` removed. False without an ownership estimate.
     pub fn passing_wins(&self, game: &Game, color: Color, ownership: &[f32]) -> bool {
         if ownership.is_empty() {
             return false;
         }
-        let dead = self.dead_stones(game.board(), ownership);
-        let m = game.area_score(&dead).margin();
-        match color {
-            Color::Black => m > 0.0,
-            Color::White => m < 0.0,
-        }
+        let chains = endgame::classify(game.board(), ownership);
+        endgame::passing_wins(game, color, &chains)
     }
 
-    /// The move for clean-up mode: capture the dead stones of the opponent
-    /// first (a chain in atari at once; else a liberty of a dead chain that
-    /// the search does not mind), pass when none is left.
+    /// The move for clean-up mode: among [`endgame::cleanup_moves`] by the
+    /// search's ownership, the one the search visited most (the first when
+    /// it visited none); a pass when no opposing chain is dead. The GTP
+    /// engine then checks a pass against its own dead-stone list.
     fn cleanup_move(&self, game: &Game, color: Color, a: &Analysis) -> Move {
-        let b = game.board();
-        let opp = color.opponent();
-        let dead: Vec<Point> = self
-            .dead_stones(b, &a.ownership)
-            .into_iter()
-            .filter(|&p| b.get(p) == Some(opp))
-            .collect();
-        if dead.is_empty() {
+        if a.ownership.is_empty() {
             return Move::Pass;
         }
-        let mut capture: Option<(usize, Point)> = None;
-        for &p in &dead {
-            if let Some(l) = b.last_liberty(p) {
-                let n = b.chain_len(p);
-                if game.is_legal(color, Move::Play(l)) && capture.is_none_or(|(m, _)| n > m) {
-                    capture = Some((n, l));
-                }
+        let chains = endgame::classify(game.board(), &a.ownership);
+        let moves = endgame::cleanup_moves(game, color, &chains);
+        let visits = |m: &Move| {
+            a.candidates
+                .iter()
+                .find(|c| c.mv == *m)
+                .map_or(0, |c| c.visits)
+        };
+        let mut best: Option<(u32, Move)> = None;
+        for m in moves {
+            let v = visits(&m);
+            if best.is_none_or(|(bv, _)| v > bv) {
+                best = Some((v, m));
             }
         }
-        if let Some((_, l)) = capture {
-            return Move::Play(l);
-        }
-        let best_rate = a.candidates.first().map_or(0.0, |c| c.winrate as f64);
-        let libs: Vec<Point> = dead.iter().flat_map(|&p| b.chain_liberties(p)).collect();
-        for c in &a.candidates {
-            if let Move::Play(p) = c.mv {
-                if libs.contains(&p) && c.winrate as f64 >= best_rate - self.cfg.cleanup_slack {
-                    return c.mv;
-                }
-            }
-        }
-        a.candidates
-            .iter()
-            .find(|c| c.mv != Move::Pass)
-            .map_or(Move::Pass, |c| c.mv)
+        best.map_or(Move::Pass, |(_, m)| m)
     }
 
     /// [`Player::genmove`] with live analysis: `on_update` gets a snapshot
@@ -776,10 +735,6 @@ impl Player for MctsPlayer {
         self.searches = 0;
     }
 
-    fn cleans_up(&self) -> bool {
-        true
-    }
-
     fn analyzer(&mut self) -> Option<&mut dyn Analyzer> {
         Some(self)
     }
@@ -818,10 +773,6 @@ impl Analyzer for MctsPlayer {
         on_update: &mut dyn FnMut(&Analysis),
     ) -> Decision {
         self.genmove_analyze_filtered(req, interval, filter, on_update)
-    }
-
-    fn dead_stones(&self, board: &Board, ownership: &[f32]) -> Vec<Point> {
-        MctsPlayer::dead_stones(self, board, ownership)
     }
 }
 

@@ -9,8 +9,10 @@ use super::contestant::{Contestant, Fault, Reply, FLAG_GRACE};
 use super::referee::Referee;
 use crate::clock::{Clock, Overtime, TimeSettings, TimeSource, WallTime};
 use crate::color::Color;
+use crate::endgame;
 use crate::game::{fixed_handicap_points, Game};
 use crate::komi::Komi;
+use crate::player::mc_ownership;
 use crate::point::Move;
 use crate::rules::Rules;
 use crate::score::GameResult;
@@ -498,6 +500,19 @@ fn fault_ending(by: Color, f: Fault) -> Ending {
     }
 }
 
+/// Playouts of the ownership estimate behind the count of a finished game.
+pub const COUNT_PLAYOUTS: usize = 200;
+
+/// The count of a finished game without a referee: [`endgame::count`] by
+/// the game's rules, with the chains that [`endgame::classify`] calls dead
+/// by [`mc_ownership`] ([`COUNT_PLAYOUTS`] uniform playouts, a fixed seed,
+/// so the same game always counts the same) removed.
+pub fn count_finished(game: &Game) -> endgame::Count {
+    let own = mc_ownership(game, COUNT_PLAYOUTS, 1);
+    let chains = endgame::classify(game.board(), &own);
+    endgame::count(game, &chains)
+}
+
 fn score(
     game: &Game,
     cleaned: bool,
@@ -511,17 +526,10 @@ fn score(
             Err(e) => note = format!("{e}; "),
         }
     }
-    let s = game.area_score(&[]);
-    let how = if cleaned {
-        "Tromp-Taylor count after clean-up"
-    } else {
-        "Tromp-Taylor count"
-    };
+    let count = count_finished(game);
+    let after = if cleaned { " after clean-up" } else { "" };
     (
-        s.result(),
-        format!(
-            "{note}{how}: Black {}, White {}, komi {}",
-            s.black, s.white, s.komi
-        ),
+        count.result(),
+        format!("{note}{}{after}, dead stones by endgame", count.describe()),
     )
 }

@@ -6,7 +6,9 @@
 //! unless a referee engine scores it, both sides play on in clean-up mode
 //! (`kgs-genmove_cleanup` for engines that list it,
 //! [`crate::player::GenmoveRequest`] with `cleanup` for our players) until
-//! two more passes, and the final board is counted by Tromp-Taylor area. A
+//! two more passes, and the final board is counted by the rules' area or
+//! territory count with the chains [`crate::endgame`] calls dead (by a
+//! fixed-seed uniform-playout ownership) removed: [`count_finished`]. A
 //! clean-up that changes nothing (two passes straight away) is taken back,
 //! so the record ends at the game's own two passes.
 //!
@@ -59,7 +61,10 @@ mod table;
 
 pub use client::{ClientError, GtpClient};
 pub use contestant::{Contestant, Fault, GtpContestant, LocalContestant, Reply, FLAG_GRACE};
-pub use game::{play_game, play_game_timed, ClockUse, Ending, GameConfig, GameRecord};
+pub use game::{
+    count_finished, play_game, play_game_timed, ClockUse, Ending, GameConfig, GameRecord,
+    COUNT_PLAYOUTS,
+};
 pub use matches::{run_match, ClockSummary, MatchConfig, MatchError, MatchGame, MatchSummary};
 pub use record::{record_to_sgf, write_atomic};
 pub use referee::Referee;
