@@ -29,5 +29,7 @@ mod fuzz;
 mod gnugo;
 #[path = "gtp/golden.rs"]
 mod golden;
+#[path = "gtp/own_clock.rs"]
+mod own_clock;
 #[path = "gtp/process.rs"]
 mod process;
