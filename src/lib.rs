@@ -13,6 +13,8 @@
 //! - [`game`]: `Game` with the superko history, undo, handicap.
 //! - [`sgf`]: SGF text to trees and back (charsets, escapes, variations,
 //!   leniencies and strict mode), trees to `Game`s and back.
+//! - [`patterns`]: learned move patterns: shape codes, move features,
+//!   the Bradley-Terry (MM) trainer, the built-in table, move prediction.
 //! - [`playout`]: the uniform random playout and its benchmark.
 //! - [`clock`]: time settings and clock state as controllers report them.
 //! - [`player`]: the `Player` trait, the random player, Monte-Carlo
@@ -34,6 +36,7 @@ pub mod color;
 pub mod game;
 pub mod gtp;
 pub mod mcts;
+pub mod patterns;
 pub mod player;
 pub mod playout;
 pub mod point;
