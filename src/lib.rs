@@ -24,12 +24,12 @@
 //! - [`gtp`]: the GTP v2 engine: line preprocessing, one command table,
 //!   the engine as a line-to-response function, the stdin/stdout loop.
 //! - [`stats`]: win rates with Wilson intervals, tallies, JSON text.
-//! - [`arena`]: games between our players and outside GTP engines, with
-//!   faults recorded; matches.
-//! - [`selfplay`]: deterministic, shardable self-play and its summaries.
+//! - [`sprt`]: the sequential probability ratio test of `match --sprt`.
+//! - [`play`]: games between our players and outside GTP engines (the
+//!   client side of GTP), with faults recorded; matches; deterministic,
+//!   shardable self-play and its summaries.
 #![deny(missing_docs)]
 
-pub mod arena;
 pub mod board;
 pub mod clock;
 pub mod color;
@@ -37,13 +37,14 @@ pub mod game;
 pub mod gtp;
 pub mod mcts;
 pub mod patterns;
+pub mod play;
 pub mod player;
 pub mod playout;
 pub mod point;
 pub mod rules;
 pub mod score;
-pub mod selfplay;
 pub mod sgf;
+pub mod sprt;
 pub mod stats;
 pub mod zobrist;
 

@@ -99,7 +99,7 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
             cfg.max_nodes =
                 kosumi::mcts::SearchConfig::nodes_for_memory(mib as usize * 1024 * 1024);
         }
-        kosumi::gtp::Engine::with_search(config, kosumi::mcts::MctsPlayer::new(cfg))
+        kosumi::gtp::Engine::new(config, Box::new(kosumi::mcts::MctsPlayer::new(cfg)))
     };
     if a.verbose {
         eprintln!(
@@ -343,7 +343,7 @@ struct GameArgs {
     rules: kosumi::Rules,
     /// Kosumi's player: search (Monte-Carlo tree search) or random.
     #[arg(long, default_value = "search", value_parser = parse_player_kind)]
-    player: kosumi::arena::PlayerKind,
+    player: kosumi::play::PlayerKind,
     /// Kosumi's playouts per move (for the search player).
     #[arg(long)]
     playouts: Option<u64>,
@@ -384,7 +384,7 @@ struct SelfplayArgs {
     jobs: usize,
     /// Play only shard I of N (0-based; the games with index % N == I).
     #[arg(long, value_parser = parse_shard)]
-    shard: Option<kosumi::selfplay::Shard>,
+    shard: Option<kosumi::play::selfplay::Shard>,
 }
 
 #[derive(Subcommand)]
@@ -418,13 +418,23 @@ struct MatchArgs {
     /// Output directory for the SGF files (none written without it).
     #[arg(long)]
     out: Option<std::path::PathBuf>,
+    /// Sequential probability ratio test: stop as soon as the games
+    /// accept ELO1 (Kosumi that much stronger) or ELO0; `--games` is the
+    /// most games played. Games come in pairs, one seed and colours
+    /// swapped. ALPHA and BETA default to 0.05.
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", value_parser = parse_sprt)]
+    sprt: Option<kosumi::sprt::SprtConfig>,
+}
+
+fn parse_sprt(s: &str) -> Result<kosumi::sprt::SprtConfig, String> {
+    kosumi::sprt::SprtConfig::parse(s).map_err(|e| e.to_string())
 }
 
 fn parse_rules(s: &str) -> Result<kosumi::Rules, String> {
     kosumi::Rules::preset(s).map_err(|e| e.to_string())
 }
 
-fn parse_shard(s: &str) -> Result<kosumi::selfplay::Shard, String> {
+fn parse_shard(s: &str) -> Result<kosumi::play::selfplay::Shard, String> {
     s.parse()
 }
 
@@ -480,9 +490,9 @@ fn check_game_args(g: &GameArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn game_config(g: &GameArgs) -> kosumi::arena::GameConfig {
+fn game_config(g: &GameArgs) -> kosumi::play::GameConfig {
     let size = g.size as usize;
-    let mut cfg = kosumi::arena::GameConfig::new(size);
+    let mut cfg = kosumi::play::GameConfig::new(size);
     cfg.komi = g.komi;
     cfg.rules = g.rules;
     cfg.handicap = g.handicap;
@@ -492,16 +502,16 @@ fn game_config(g: &GameArgs) -> kosumi::arena::GameConfig {
     cfg
 }
 
-fn parse_player_kind(s: &str) -> Result<kosumi::arena::PlayerKind, String> {
+fn parse_player_kind(s: &str) -> Result<kosumi::play::PlayerKind, String> {
     match s {
-        "search" | "mcts" => Ok(kosumi::arena::PlayerKind::Search),
-        "random" => Ok(kosumi::arena::PlayerKind::Random),
+        "search" | "mcts" => Ok(kosumi::play::PlayerKind::Search),
+        "random" => Ok(kosumi::play::PlayerKind::Random),
         _ => Err(format!("unknown player '{s}' (search, random)")),
     }
 }
 
-fn player_spec(g: &GameArgs) -> kosumi::arena::PlayerSpec {
-    kosumi::arena::PlayerSpec {
+fn player_spec(g: &GameArgs) -> kosumi::play::PlayerSpec {
+    kosumi::play::PlayerSpec {
         kind: g.player,
         playouts: g.playouts,
         time: g.time,
@@ -511,7 +521,7 @@ fn player_spec(g: &GameArgs) -> kosumi::arena::PlayerSpec {
 }
 
 fn run_selfplay(a: SelfplayArgs) -> ExitCode {
-    use kosumi::selfplay;
+    use kosumi::play::selfplay;
     let Some(out) = a.out else {
         eprintln!("kosumi selfplay: --out DIR is required");
         return ExitCode::from(2);
@@ -549,7 +559,7 @@ fn run_selfplay(a: SelfplayArgs) -> ExitCode {
 }
 
 fn run_summarize(dirs: Vec<std::path::PathBuf>, json: bool) -> ExitCode {
-    match kosumi::selfplay::summarize(&dirs) {
+    match kosumi::play::selfplay::summarize(&dirs) {
         Ok(m) => {
             if json {
                 println!("{}", m.json());
@@ -571,7 +581,7 @@ fn run_summarize(dirs: Vec<std::path::PathBuf>, json: bool) -> ExitCode {
 }
 
 fn run_match(a: MatchArgs) -> ExitCode {
-    use kosumi::arena;
+    use kosumi::play;
     if let Err(e) = check_game_args(&a.game) {
         eprintln!("kosumi match: {e}");
         return ExitCode::from(2);
@@ -582,7 +592,7 @@ fn run_match(a: MatchArgs) -> ExitCode {
     }
     let mut game = game_config(&a.game);
     game.move_timeout = Some(std::time::Duration::from_secs_f64(a.move_timeout));
-    let cfg = arena::MatchConfig {
+    let cfg = play::MatchConfig {
         game,
         games: a.game.games,
         player: player_spec(&a.game),
@@ -590,6 +600,7 @@ fn run_match(a: MatchArgs) -> ExitCode {
         opponent: a.opponent.clone(),
         referee: a.referee.clone(),
         setup_timeout: std::time::Duration::from_secs_f64(a.move_timeout.max(10.0)),
+        sprt: a.sprt,
     };
     if let Some(out) = &a.out {
         if let Err(e) = std::fs::create_dir_all(out) {
@@ -600,12 +611,18 @@ fn run_match(a: MatchArgs) -> ExitCode {
     install_ctrlc();
     let pb = progress_bar(cfg.games);
     let date = today();
-    let result = arena::run_match(&cfg, &STOP, &mut |g, s| {
+    let result = play::run_match(&cfg, &STOP, &mut |g, s| {
         pb.inc(1);
-        pb.set_message(format!(
-            "Kosumi {:.1}%",
-            100.0 * s.kosumi.rate().unwrap_or(0.0)
-        ));
+        pb.set_message(match &s.sprt {
+            Some(t) => format!(
+                "Kosumi {:.1}%  LLR {:.2} ({:.2}, {:.2})",
+                100.0 * s.kosumi.rate().unwrap_or(0.0),
+                t.llr(),
+                t.config.lower_bound(),
+                t.config.upper_bound()
+            ),
+            None => format!("Kosumi {:.1}%", 100.0 * s.kosumi.rate().unwrap_or(0.0)),
+        });
         if let Some(out) = &a.out {
             let comment = format!(
                 "Kosumi match game {} (0-based), Kosumi {} ({}), seed {}.\n\
@@ -613,20 +630,20 @@ fn run_match(a: MatchArgs) -> ExitCode {
                 g.index,
                 g.kosumi.name(),
                 cfg.player.describe(),
-                arena::mix_seed(cfg.seed, g.index as u64),
+                cfg.game_seed(g.index),
                 cfg.opponent,
                 cfg.referee.as_deref().unwrap_or("none (own count)")
             );
-            let text = arena::record_to_sgf(
+            let text = play::record_to_sgf(
                 &g.record,
                 &format!("kosumi match game {}", g.index),
                 &comment,
                 date.clone(),
                 Vec::new(),
             );
-            let path = out.join(kosumi::selfplay::sgf_name(g.index));
-            arena::write_atomic(&path, text.as_bytes())
-                .map_err(|e| arena::MatchError::Io(path, e))?;
+            let path = out.join(kosumi::play::selfplay::sgf_name(g.index));
+            play::write_atomic(&path, text.as_bytes())
+                .map_err(|e| play::MatchError::Io(path, e))?;
         }
         Ok(())
     });

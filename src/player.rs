@@ -4,6 +4,12 @@
 //! player here is the reference until the search lands, and
 //! [`mc_ownership`] gives any player a cheap ownership estimate for
 //! scoring and dead-stone lists.
+//!
+//! A player that can show its thinking (the search) offers an
+//! [`Analyzer`] through [`Player::analyzer`]: live snapshots
+//! ([`Analysis`]) for the analysis commands, pondering, and its own
+//! dead-stone verdict. Controllers ask for it instead of naming the
+//! player's type.
 
 use crate::board::Board;
 use crate::clock::Clock;
@@ -15,6 +21,7 @@ use crate::score::point_owners;
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// What a player decides to do.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -58,9 +65,28 @@ pub trait Player: Send {
         mc_ownership(game, 200, 1)
     }
 
+    /// Whether the player honours [`GenmoveRequest::cleanup`] itself
+    /// (captures the dead stones before passing). When false, a controller
+    /// in clean-up mode replaces the player's pass with its own attack on a
+    /// dead chain. The default is false.
+    fn cleans_up(&self) -> bool {
+        false
+    }
+
+    /// The player's analysis capability, if it has one (the search does).
+    /// The default is `None`.
+    fn analyzer(&mut self) -> Option<&mut dyn Analyzer> {
+        None
+    }
+
     /// Called when the controller starts a new game or changes the position
     /// in a way the player cannot follow (a cue to drop cached state).
     fn clear(&mut self) {}
+
+    /// Restarts the player's random stream from `seed` (GTP
+    /// `set_random_seed`), so that a controller can give every game its
+    /// own seed. The default, for players without randomness, does nothing.
+    fn set_seed(&mut self, _seed: u64) {}
 
     /// Playouts run so far by this player, for self-play and match
     /// statistics (playouts per second). The default, for players that
@@ -68,6 +94,75 @@ pub trait Player: Send {
     fn playouts(&self) -> u64 {
         0
     }
+}
+
+/// One root move in an [`Analysis`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct CandidateInfo {
+    /// The move.
+    pub mv: Move,
+    /// Visits (playouts through it).
+    pub visits: u32,
+    /// Win rate for the side to move, 0..1.
+    pub winrate: f32,
+    /// The move's share of the prior wins of all root moves, 0..1.
+    pub prior: f32,
+    /// Lower confidence bound of the win rate (95%, normal approximation).
+    pub lcb: f32,
+    /// Rank by visits, 0 for the best.
+    pub order: usize,
+    /// Principal variation from this move (most visited child each step).
+    pub pv: Vec<Move>,
+}
+
+/// A snapshot of the search at the root, for analysis output.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// The side to move at the root.
+    pub color: Color,
+    /// Root visits (including those of reused subtrees).
+    pub visits: u32,
+    /// Playouts run by this search.
+    pub playouts: u64,
+    /// Win rate of the best move for the side to move.
+    pub winrate: f32,
+    /// Mean playout score margin for the side to move, komi included.
+    pub score_lead: f32,
+    /// Root moves with at least one visit, best first.
+    pub candidates: Vec<CandidateInfo>,
+    /// Ownership per on-board point, row by row from the top: +1 Black's,
+    /// -1 White's (empty before any playout).
+    pub ownership: Vec<f32>,
+}
+
+/// What a player that can show its thinking offers a controller (GTP's
+/// analysis commands, pondering and dead-stone lists).
+pub trait Analyzer {
+    /// Searches `game` for `color` with at most `playouts` playouts (no
+    /// limit when `None`) or until `stop` is set, calling `on_update` with a
+    /// snapshot about every `interval`; returns the final snapshot.
+    fn analyze(
+        &mut self,
+        game: &Game,
+        color: Color,
+        playouts: Option<u64>,
+        stop: Option<&AtomicBool>,
+        interval: Duration,
+        on_update: &mut dyn FnMut(&Analysis),
+    ) -> Analysis;
+
+    /// [`Player::genmove`] with live analysis: `on_update` gets a snapshot
+    /// about every `interval` while the search runs.
+    fn genmove_analyze(
+        &mut self,
+        req: &GenmoveRequest<'_>,
+        interval: Duration,
+        on_update: &mut dyn FnMut(&Analysis),
+    ) -> Decision;
+
+    /// The stones on `board` that the player calls dead by `ownership`
+    /// (as [`Player::ownership`] returns it).
+    fn dead_stones(&self, board: &Board, ownership: &[f32]) -> Vec<Point>;
 }
 
 /// The moves `color` may play now that do not fill one of its own eyes
@@ -97,6 +192,10 @@ impl RandomPlayer {
 impl Player for RandomPlayer {
     fn name(&self) -> String {
         "random".to_string()
+    }
+
+    fn set_seed(&mut self, seed: u64) {
+        self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     }
 
     fn genmove(&mut self, req: &GenmoveRequest<'_>) -> Decision {

@@ -207,3 +207,58 @@ fn match_refuses_a_handicap_that_does_not_fit() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("handicap"), "{err}");
 }
+
+/// A string field of a flat JSON object text: `"key":"value"`.
+fn str_field<'a>(json: &'a str, key: &str) -> &'a str {
+    let k = format!("\"{key}\":\"");
+    let i = json.find(&k).unwrap_or_else(|| panic!("{key} in {json}")) + k.len();
+    &json[i..i + json[i..].find('"').unwrap()]
+}
+
+#[test]
+fn sprt_match_stops_once_decided_and_pairs_share_a_seed() {
+    // The search against uniform random moves: far more than 200 Elo, so
+    // the test accepts H1 after a few pairs, long before 60 games.
+    let exe = env!("CARGO_BIN_EXE_kosumi");
+    let d = scratch("match-sprt");
+    let out = Command::new(exe)
+        .args([
+            "match", "--size", "7", "--komi", "7.5", "--json", "--games", "60",
+        ])
+        .args(["--player", "search", "--playouts", "200", "--threads", "1"])
+        .args(["--sprt", "0,200", "--seed", "5", "--out"])
+        .arg(&d)
+        .args(["--opponent", &format!("{exe} gtp --player random")])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "match failed: {err}");
+    let json = String::from_utf8(out.stdout).unwrap();
+    let games = field(&json, "games");
+    assert!(games < 60 && games.is_multiple_of(2), "{json}");
+    let sprt = &json[json.find("\"sprt\":").expect("sprt field")..];
+    assert_eq!(str_field(sprt, "verdict"), "H1 accepted", "{json}");
+    assert_eq!(field(sprt, "pairs") * 2, games, "{json}");
+    // The two games of a pair name the same seed, pairs differ.
+    let seed_of = |i: u64| {
+        let text = std::fs::read_to_string(d.join(format!("game-{i:06}.sgf"))).unwrap();
+        let at = text.find(", seed ").unwrap() + 7;
+        text[at..at + text[at..].find('.').unwrap()].to_string()
+    };
+    assert_eq!(seed_of(0), seed_of(1));
+    assert_eq!(seed_of(2), seed_of(3));
+    assert_ne!(seed_of(0), seed_of(2));
+}
+
+#[test]
+fn sprt_argument_is_checked() {
+    for bad in ["10,0", "0", "0,10,0.7,0.1", "a,b"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_kosumi"))
+            .args(["match", "--opponent", "true", "--sprt", bad])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--sprt {bad} accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--sprt"), "{err}");
+    }
+}

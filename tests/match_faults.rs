@@ -6,7 +6,7 @@
 
 mod selfplay_support;
 
-use kosumi::arena::{self, Ending, GameConfig, MatchConfig, MatchGame, PlayerSpec};
+use kosumi::play::{self, Ending, GameConfig, MatchConfig, MatchGame, PlayerSpec};
 use kosumi::score::GameResult;
 use kosumi::Color;
 use selfplay_support::{check_counted_result, scratch};
@@ -63,7 +63,7 @@ fn fake_engine() -> PathBuf {
         .clone()
 }
 
-fn play(mode: &str, games: usize, timeout: f64) -> (Vec<MatchGame>, arena::MatchSummary) {
+fn play(mode: &str, games: usize, timeout: f64) -> (Vec<MatchGame>, play::MatchSummary) {
     let mut game = GameConfig::new(7);
     game.move_timeout = Some(Duration::from_secs_f64(timeout));
     let cfg = MatchConfig {
@@ -74,9 +74,10 @@ fn play(mode: &str, games: usize, timeout: f64) -> (Vec<MatchGame>, arena::Match
         opponent: format!("sh {} {mode}", fake_engine().display()),
         referee: None,
         setup_timeout: Duration::from_secs(10),
+        sprt: None,
     };
     let mut played = Vec::new();
-    let s = arena::run_match(&cfg, &AtomicBool::new(false), &mut |g, _| {
+    let s = play::run_match(&cfg, &AtomicBool::new(false), &mut |g, _| {
         played.push(g.clone());
         Ok(())
     })
@@ -90,7 +91,7 @@ fn opp(g: &MatchGame) -> Color {
 }
 
 fn sgf(g: &MatchGame) -> String {
-    arena::record_to_sgf(&g.record, "test", "", None, Vec::new())
+    play::record_to_sgf(&g.record, "test", "", None, Vec::new())
 }
 
 #[test]
@@ -191,7 +192,7 @@ fn a_passing_opponent_is_counted_by_tromp_taylor() {
 /// Our own side's faults are recorded the same way: a player that plays an
 /// occupied point, one that panics, one that is too slow.
 mod local_faults {
-    use kosumi::arena::{play_game, Ending, GameConfig, LocalContestant};
+    use kosumi::play::{play_game, Ending, GameConfig, LocalContestant};
     use kosumi::player::{Decision, GenmoveRequest, Player, RandomPlayer};
     use kosumi::score::GameResult;
     use kosumi::{Color, Move, Point};
@@ -216,7 +217,7 @@ mod local_faults {
         }
     }
 
-    fn game_with(kind: &'static str, faulty: Color) -> kosumi::arena::GameRecord {
+    fn game_with(kind: &'static str, faulty: Color) -> kosumi::play::GameRecord {
         let mut cfg = GameConfig::new(5);
         cfg.move_timeout = Some(Duration::from_millis(30));
         let mut bad = LocalContestant::new(Box::new(Faulty(kind)), kind.into());

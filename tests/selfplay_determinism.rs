@@ -3,8 +3,8 @@
 
 mod selfplay_support;
 
-use kosumi::arena::{GameConfig, PlayerSpec};
-use kosumi::selfplay::{self, SelfplayConfig, Shard};
+use kosumi::play::selfplay::{self, SelfplayConfig, Shard};
+use kosumi::play::{GameConfig, PlayerSpec};
 use selfplay_support::{check_counted_result, scratch};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -10,8 +10,9 @@
 
 use super::engine::Engine;
 use super::line;
+pub use super::signal::InputSignal;
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread;
@@ -19,28 +20,6 @@ use std::thread;
 /// The longest line read whole; a longer one gets an error response (its
 /// first bytes still give the id), unless a `#` comment starts within it.
 pub const MAX_LINE: usize = 64 * 1024;
-
-/// What the reader thread tells the running command.
-#[derive(Debug, Default)]
-pub struct InputSignal {
-    /// Lines read so far (the sequence number of the latest line).
-    pub lines_read: AtomicU64,
-    /// Sequence number of the latest `# interrupt` line (0: none yet).
-    pub last_interrupt: AtomicU64,
-    /// Set while a streaming command (`lz-analyze`) runs: then any new line
-    /// sets the engine's stop flag.
-    pub streaming: AtomicBool,
-    /// Set at the end of input (or a read error): a streaming command stops
-    /// then too, so that the engine can exit.
-    pub eof: AtomicBool,
-}
-
-impl InputSignal {
-    /// Whether any line arrived after line `seq`, or the input ended.
-    pub fn input_after(&self, seq: u64) -> bool {
-        self.lines_read.load(Ordering::SeqCst) > seq || self.eof.load(Ordering::SeqCst)
-    }
-}
 
 /// One line as read: its bytes (without the LF), and whether it was cut
 /// at [`MAX_LINE`].

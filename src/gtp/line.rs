@@ -184,24 +184,6 @@ pub fn too_long(prefix: &[u8]) -> Line {
     })
 }
 
-/// Reads one argument that may be double-quoted (a file name with spaces,
-/// as GoGui sends it) from the start of `raw`; returns it and the rest.
-///
-/// # Errors
-/// A quote that is opened and never closed.
-pub fn quoted_arg(raw: &str) -> Result<(String, &str), String> {
-    let raw = raw.trim_start_matches(' ');
-    if let Some(inner) = raw.strip_prefix('"') {
-        match inner.find('"') {
-            Some(end) => Ok((inner[..end].to_string(), &inner[end + 1..])),
-            None => Err("unterminated quote".to_string()),
-        }
-    } else {
-        let end = raw.find(' ').unwrap_or(raw.len());
-        Ok((raw[..end].to_string(), &raw[end..]))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,15 +227,9 @@ mod tests {
     }
 
     #[test]
-    fn interrupt_and_quotes() {
+    fn interrupt_lines() {
         assert!(is_interrupt(b"# interrupt\r\n"));
         assert!(is_interrupt(b"#interrupt"));
         assert!(!is_interrupt(b"# interrupted"));
-        assert_eq!(
-            quoted_arg(" \"a b.sgf\" 12").unwrap(),
-            ("a b.sgf".to_string(), " 12")
-        );
-        assert_eq!(quoted_arg("x.sgf 3").unwrap(), ("x.sgf".to_string(), " 3"));
-        assert!(quoted_arg("\"open").is_err());
     }
 }

@@ -1,14 +1,22 @@
 //! The Go Text Protocol (GTP v2) engine.
 //!
-//! - [`line`]: preprocessing of a command line exactly as the
+//! - [`line`](mod@line): preprocessing of a command line exactly as the
 //!   specification says, and its split into id, name and arguments.
-//! - [`engine`]: the engine state and the one command table that drives
-//!   dispatch, `list_commands` and `known_command`; a line in, a response
-//!   out, no I/O.
+//! - [`args`]: reading a command's arguments, with typed errors.
+//! - [`engine`]: the engine state and dispatch; a line in, a response out,
+//!   no I/O.
+//! - [`table`]: the one command table: every command's name, handler,
+//!   listing, effect on pondering and GoGui analyze entries.
+//! - [`cmd`]: the handlers by topic (setup, play, time, scoring, SGF,
+//!   Kosumi's extensions).
+//! - [`analysis`]: the streaming analysis commands and pondering, through
+//!   the player's [`Analyzer`](crate::player::Analyzer).
 //! - [`status`]: dead, alive and seki chains from an ownership estimate,
 //!   for `final_status_list`, `final_score` and `kgs-genmove_cleanup`.
+//! - [`signal`]: what the reader thread tells a running command.
 //! - [`io`]: the thin loop on stdin/stdout, with a reader thread so that a
-//!   running command can be interrupted.
+//!   running command can be interrupted. It depends on the engine, never
+//!   the reverse.
 //!
 //! Most commands return their whole response as a string. The analysis
 //! commands (`lz-analyze`, `kata-analyze`, `lz-genmove_analyze`,
@@ -17,9 +25,15 @@
 //! engine's stop flag as soon as any new line (or the end of input)
 //! arrives.
 
+pub mod analysis;
+pub mod args;
+pub mod cmd;
 pub mod engine;
 pub mod io;
 pub mod line;
+pub mod signal;
 pub mod status;
+pub mod table;
 
-pub use engine::{Config, Dialect, Engine, EnginePlayer};
+pub use analysis::Dialect;
+pub use engine::{Config, Engine};

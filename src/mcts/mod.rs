@@ -38,6 +38,10 @@ use std::time::Duration;
 pub use time::TimeBudget;
 use tree::{encode_move, Tree, NODE_BYTES, PASS};
 
+// The snapshot types live in `player`, beside the `Analyzer` trait that
+// hands them out; re-exported here where the search makes them.
+pub use crate::player::{Analysis, Analyzer, CandidateInfo};
+
 /// Every knob of the search, the playout policy, time control and game end.
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
@@ -243,45 +247,6 @@ pub fn search_komi(cfg: &SearchConfig, game: &Game) -> f32 {
     }
     let left = (1.0 - game.moves().len() as f64 / span).max(0.0);
     game.komi() + (cfg.dyn_komi_per_stone as f64 * h as f64 * left) as f32
-}
-
-/// One root move in an [`Analysis`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct CandidateInfo {
-    /// The move.
-    pub mv: Move,
-    /// Visits (playouts through it).
-    pub visits: u32,
-    /// Win rate for the side to move, 0..1.
-    pub winrate: f32,
-    /// The move's share of the prior wins of all root moves, 0..1.
-    pub prior: f32,
-    /// Lower confidence bound of the win rate (95%, normal approximation).
-    pub lcb: f32,
-    /// Rank by visits, 0 for the best.
-    pub order: usize,
-    /// Principal variation from this move (most visited child each step).
-    pub pv: Vec<Move>,
-}
-
-/// A snapshot of the search at the root, for analysis output.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Analysis {
-    /// The side to move at the root.
-    pub color: Color,
-    /// Root visits (including those of reused subtrees).
-    pub visits: u32,
-    /// Playouts run by this search.
-    pub playouts: u64,
-    /// Win rate of the best move for the side to move.
-    pub winrate: f32,
-    /// Mean playout score margin for the side to move, komi included.
-    pub score_lead: f32,
-    /// Root moves with at least one visit, best first.
-    pub candidates: Vec<CandidateInfo>,
-    /// Ownership per on-board point, row by row from the top: +1 Black's,
-    /// -1 White's (empty before any playout).
-    pub ownership: Vec<f32>,
 }
 
 /// What the tree's root stands for, to find it again after moves.
@@ -707,11 +672,55 @@ impl Player for MctsPlayer {
         a.ownership
     }
 
+    fn set_seed(&mut self, seed: u64) {
+        self.cfg.seed = seed;
+        self.searches = 0;
+    }
+
+    fn cleans_up(&self) -> bool {
+        true
+    }
+
+    fn analyzer(&mut self) -> Option<&mut dyn Analyzer> {
+        Some(self)
+    }
+
     fn clear(&mut self) {
         self.tree.clear();
         self.root = None;
         self.low_streak = 0;
         self.last = None;
+    }
+}
+
+impl Analyzer for MctsPlayer {
+    fn analyze(
+        &mut self,
+        game: &Game,
+        color: Color,
+        playouts: Option<u64>,
+        stop: Option<&AtomicBool>,
+        interval: Duration,
+        on_update: &mut dyn FnMut(&Analysis),
+    ) -> Analysis {
+        let limits = Limits {
+            playouts,
+            time: None,
+        };
+        MctsPlayer::analyze(self, game, color, limits, stop, interval, on_update)
+    }
+
+    fn genmove_analyze(
+        &mut self,
+        req: &GenmoveRequest<'_>,
+        interval: Duration,
+        on_update: &mut dyn FnMut(&Analysis),
+    ) -> Decision {
+        MctsPlayer::genmove_analyze(self, req, interval, on_update)
+    }
+
+    fn dead_stones(&self, board: &Board, ownership: &[f32]) -> Vec<Point> {
+        MctsPlayer::dead_stones(self, board, ownership)
     }
 }
 

@@ -4,7 +4,7 @@
 //! as Sabaki does it (`protocol_version` after `lz-analyze`).
 
 use kosumi::color::Color;
-use kosumi::gtp::engine::info_line;
+use kosumi::gtp::analysis::info_line;
 use kosumi::gtp::{Config, Dialect, Engine};
 use kosumi::mcts::{Analysis, CandidateInfo, MctsPlayer, SearchConfig};
 use kosumi::point::{parse_gtp_move, Move};

@@ -2,8 +2,8 @@
 //! response parser: raw lines in (no ids unless the line has one), whole
 //! responses out, every stdout byte kept for checking.
 
-use gtp::detached_command::DetachedCommand;
-use gtp::{Command, Response, ResponseParser};
+use gtp_client::detached_command::DetachedCommand;
+use gtp_client::{Command, Response, ResponseParser};
 use std::time::{Duration, Instant};
 
 /// A controller over the engine's pipes; keeps every stdout byte so that
@@ -37,7 +37,7 @@ impl Controller {
         loop {
             match self.parser.get_response() {
                 Ok(r) => return r,
-                Err(gtp::ResponseError::IncompleteResponse) => {}
+                Err(gtp_client::ResponseError::IncompleteResponse) => {}
                 Err(e) => panic!("malformed response {e:?} in {:?}", self.stdout),
             }
             // After `quit` the pipes close: what was read before still counts.

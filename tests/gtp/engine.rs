@@ -7,6 +7,7 @@
 use kosumi::clock::{ClockState, Overtime, TimeSettings};
 use kosumi::game::Game;
 use kosumi::gtp::{io, Config, Engine};
+use kosumi::mcts::{MctsPlayer, SearchConfig};
 use kosumi::player::{Decision, GenmoveRequest, Player};
 use kosumi::point::{Move, Point};
 use kosumi::Color;
@@ -407,4 +408,34 @@ fn a_panicking_command_is_answered_and_the_engine_goes_on() {
     assert_eq!(ok(&mut e, "name"), "Kosumi");
     ok(&mut e, "play b d4");
     assert_eq!(ok(&mut e, "list_stones b"), "D4");
+}
+
+/// Ten moves of a 19x19 game between the search (a few playouts) and
+/// itself, after `set_random_seed SEED`, following a game with another
+/// seed so that the engine's earlier searches are part of the test.
+fn moves_after_seed(seed: &str) -> Vec<String> {
+    let cfg = SearchConfig {
+        threads: 1,
+        max_playouts: Some(30),
+        ..SearchConfig::default()
+    };
+    let mut e = Engine::with_search(Config::default(), MctsPlayer::new(cfg));
+    ok(&mut e, "set_random_seed 99");
+    ok(&mut e, "genmove b");
+    ok(&mut e, "clear_board");
+    ok(&mut e, &format!("set_random_seed {seed}"));
+    (0..10)
+        .map(|i| ok(&mut e, if i % 2 == 0 { "genmove b" } else { "genmove w" }))
+        .collect()
+}
+
+#[test]
+fn set_random_seed_makes_the_moves_a_function_of_the_seed() {
+    let a = moves_after_seed("7");
+    assert_eq!(a, moves_after_seed("7"));
+    assert_ne!(a, moves_after_seed("8"));
+    let mut e = Engine::with_random_player(Config::default());
+    assert_eq!(fails(&mut e, "set_random_seed x"), "invalid number 'x'");
+    fails(&mut e, "set_random_seed");
+    fails(&mut e, "set_random_seed -1");
 }

@@ -89,7 +89,7 @@ fn raw_line() -> impl Strategy<Value = Vec<u8>> {
 /// Command lines made of real command names and plausible or hostile
 /// arguments, so that state-changing paths are reached.
 fn command_line() -> impl Strategy<Value = Vec<u8>> {
-    let names: Vec<&'static str> = kosumi::gtp::engine::commands()
+    let names: Vec<&'static str> = kosumi::gtp::table::commands()
         .iter()
         .map(|c| c.name)
         // quit ends a session; printsgf with an argument writes a file.

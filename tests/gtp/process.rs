@@ -10,7 +10,7 @@
 //! non-existent column I onto H.
 
 use crate::controller::Controller;
-use gtp::Command;
+use gtp_client::Command;
 use kosumi::point::{parse_gtp_move, Move};
 use std::io::{Read, Write};
 use std::process::{Command as Process, Stdio};

@@ -1,8 +1,11 @@
-//! An outside GTP engine as a child process, driven as a controller.
+//! The client side of GTP: an outside engine as a child process, driven
+//! by us as the controller (not to be confused with [`crate::gtp`], our
+//! own engine, the server side).
 //!
-//! Commands are built and responses framed and parsed with the `gtp` crate
-//! ([`gtp::Command`], [`gtp::ResponseParser`]); the process itself is run
-//! here rather than with `gtp::controller::Engine`, because that one prints
+//! Commands are built and responses framed and parsed with the `gtp` crate,
+//! imported as `gtp_client` ([`gtp_client::Command`],
+//! [`gtp_client::ResponseParser`]); the process itself is run here rather
+//! than with `gtp_client::controller::Engine`, because that one prints
 //! the engine's standard error on our standard output, polls with sleeps of
 //! a quarter of the time-out, and cannot kill a hung engine. Here every
 //! request has a deadline, a hung or crashed engine is killed, and the tail
@@ -27,7 +30,7 @@ const STDERR_TAIL: usize = 2000;
 
 /// Why a request to an engine did not get an answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EngineError {
+pub enum ClientError {
     /// The command line is empty or badly quoted, or the program could not
     /// be started.
     Spawn(String),
@@ -42,21 +45,21 @@ pub enum EngineError {
     Interrupted,
 }
 
-impl fmt::Display for EngineError {
+impl fmt::Display for ClientError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineError::Spawn(s) => write!(f, "cannot start engine: {s}"),
-            EngineError::Crashed(s) => write!(f, "engine crashed: {s}"),
-            EngineError::TimedOut(d) => {
+            ClientError::Spawn(s) => write!(f, "cannot start engine: {s}"),
+            ClientError::Crashed(s) => write!(f, "engine crashed: {s}"),
+            ClientError::TimedOut(d) => {
                 write!(f, "engine did not answer within {:.1} s", d.as_secs_f64())
             }
-            EngineError::Malformed(s) => write!(f, "malformed engine response: {s}"),
-            EngineError::Interrupted => f.write_str("interrupted"),
+            ClientError::Malformed(s) => write!(f, "malformed engine response: {s}"),
+            ClientError::Interrupted => f.write_str("interrupted"),
         }
     }
 }
 
-impl std::error::Error for EngineError {}
+impl std::error::Error for ClientError {}
 
 /// Splits a command line into words as a POSIX shell would for simple
 /// cases: blanks separate words, single quotes keep everything, double
@@ -64,8 +67,8 @@ impl std::error::Error for EngineError {}
 /// escapes the next character.
 ///
 /// # Errors
-/// [`EngineError::Spawn`] for an unterminated quote or an empty line.
-pub fn split_command_line(line: &str) -> Result<Vec<String>, EngineError> {
+/// [`ClientError::Spawn`] for an unterminated quote or an empty line.
+pub fn split_command_line(line: &str) -> Result<Vec<String>, ClientError> {
     let mut words = Vec::new();
     let mut cur = String::new();
     let mut in_word = false;
@@ -84,7 +87,7 @@ pub fn split_command_line(line: &str) -> Result<Vec<String>, EngineError> {
                     match chars.next() {
                         Some('\'') => break,
                         Some(c) => cur.push(c),
-                        None => return Err(EngineError::Spawn("unterminated ' quote".into())),
+                        None => return Err(ClientError::Spawn("unterminated ' quote".into())),
                     }
                 }
             }
@@ -99,10 +102,10 @@ pub fn split_command_line(line: &str) -> Result<Vec<String>, EngineError> {
                                 cur.push('\\');
                                 cur.push(c);
                             }
-                            None => return Err(EngineError::Spawn("unterminated \" quote".into())),
+                            None => return Err(ClientError::Spawn("unterminated \" quote".into())),
                         },
                         Some(c) => cur.push(c),
-                        None => return Err(EngineError::Spawn("unterminated \" quote".into())),
+                        None => return Err(ClientError::Spawn("unterminated \" quote".into())),
                     }
                 }
             }
@@ -122,13 +125,13 @@ pub fn split_command_line(line: &str) -> Result<Vec<String>, EngineError> {
         words.push(cur);
     }
     if words.is_empty() {
-        return Err(EngineError::Spawn("empty command line".into()));
+        return Err(ClientError::Spawn("empty command line".into()));
     }
     Ok(words)
 }
 
 /// A running GTP engine.
-pub struct GtpEngine {
+pub struct GtpClient {
     command_line: String,
     child: Child,
     stdin: Option<ChildStdin>,
@@ -143,23 +146,23 @@ pub struct GtpEngine {
     pub name: String,
 }
 
-impl fmt::Debug for GtpEngine {
+impl fmt::Debug for GtpClient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("GtpEngine")
+        f.debug_struct("GtpClient")
             .field("command_line", &self.command_line)
             .field("name", &self.name)
             .finish()
     }
 }
 
-impl GtpEngine {
+impl GtpClient {
     /// Starts `command_line` (split by [`split_command_line`]), asks for
     /// `list_commands`, `name` and `version` within `timeout` each.
     ///
     /// # Errors
-    /// [`EngineError::Spawn`] if the program cannot be started; any error
+    /// [`ClientError::Spawn`] if the program cannot be started; any error
     /// of the first requests.
-    pub fn start(command_line: &str, timeout: Duration) -> Result<GtpEngine, EngineError> {
+    pub fn start(command_line: &str, timeout: Duration) -> Result<GtpClient, ClientError> {
         let words = split_command_line(command_line)?;
         let mut cmd = Command::new(&words[0]);
         cmd.args(&words[1..])
@@ -175,7 +178,7 @@ impl GtpEngine {
         }
         let mut child = cmd
             .spawn()
-            .map_err(|e| EngineError::Spawn(format!("{}: {e}", words[0])))?;
+            .map_err(|e| ClientError::Spawn(format!("{}: {e}", words[0])))?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout was piped");
         let stderr_pipe = child.stderr.take().expect("stderr was piped");
@@ -218,7 +221,7 @@ impl GtpEngine {
             closed.store(true, Ordering::SeqCst);
         });
 
-        let mut e = GtpEngine {
+        let mut e = GtpClient {
             command_line: command_line.to_string(),
             child,
             stdin,
@@ -278,7 +281,7 @@ impl GtpEngine {
     /// (`=`), `Ok(Err(text))` a failure answer (`?`).
     ///
     /// # Errors
-    /// [`EngineError`] when there is no well-formed answer; the engine is
+    /// [`ClientError`] when there is no well-formed answer; the engine is
     /// then killed (except for a malformed answer) and marked dead.
     pub fn request(
         &mut self,
@@ -286,13 +289,13 @@ impl GtpEngine {
         args: &[&str],
         timeout: Duration,
         stop: &AtomicBool,
-    ) -> Result<Result<String, String>, EngineError> {
+    ) -> Result<Result<String, String>, ClientError> {
         if self.dead {
-            return Err(EngineError::Crashed("engine is not running".into()));
+            return Err(ClientError::Crashed("engine is not running".into()));
         }
         self.next_id += 1;
         let id = self.next_id;
-        let mut cmd = gtp::Command::new_with_args(name, |e| {
+        let mut cmd = gtp_client::Command::new_with_args(name, |e| {
             for a in args {
                 e.s(a);
             }
@@ -316,12 +319,12 @@ impl GtpEngine {
         loop {
             if stop.load(Ordering::SeqCst) {
                 self.kill();
-                return Err(EngineError::Interrupted);
+                return Err(ClientError::Interrupted);
             }
             let now = Instant::now();
             if now >= deadline {
                 self.kill();
-                return Err(EngineError::TimedOut(timeout));
+                return Err(ClientError::TimedOut(timeout));
             }
             let slice = (deadline - now).min(Duration::from_millis(50));
             let line = match self.lines.recv_timeout(slice) {
@@ -359,27 +362,27 @@ impl GtpEngine {
             block.push_str(text);
             block.push('\n');
         }
-        let mut parser = gtp::ResponseParser::new();
+        let mut parser = gtp_client::ResponseParser::new();
         parser.feed(&block);
         match parser.get_response() {
             Ok(resp) => {
                 let rid = resp.id_0();
                 if rid != 0 && rid != id {
-                    return Err(EngineError::Malformed(format!(
+                    return Err(ClientError::Malformed(format!(
                         "answer to command {rid} where {id} was expected"
                     )));
                 }
                 match resp {
-                    gtp::Response::Result((_, t)) => Ok(Ok(t.trim().to_string())),
-                    gtp::Response::Error((_, t)) => Ok(Err(t.trim().to_string())),
+                    gtp_client::Response::Result((_, t)) => Ok(Ok(t.trim().to_string())),
+                    gtp_client::Response::Error((_, t)) => Ok(Err(t.trim().to_string())),
                 }
             }
-            Err(e) => Err(EngineError::Malformed(format!("{e:?}"))),
+            Err(e) => Err(ClientError::Malformed(format!("{e:?}"))),
         }
     }
 
     /// Marks the engine dead and says how it ended, with its stderr.
-    fn crashed(&mut self, what: &str) -> EngineError {
+    fn crashed(&mut self, what: &str) -> ClientError {
         // Give the process a moment to exit and its last words on stderr
         // to arrive, so the record can say how it ended.
         let mut status = None;
@@ -411,7 +414,7 @@ impl GtpEngine {
                 .collect();
             msg.push_str(&format!("; stderr: {tail}"));
         }
-        EngineError::Crashed(msg)
+        ClientError::Crashed(msg)
     }
 
     /// Kills the process and everything it started (its process group,
@@ -433,7 +436,7 @@ impl GtpEngine {
     }
 }
 
-impl Drop for GtpEngine {
+impl Drop for GtpClient {
     /// Sends `quit`, waits a little, then kills the process.
     fn drop(&mut self) {
         if !self.dead {
@@ -474,11 +477,11 @@ mod tests {
 
     #[test]
     fn a_missing_program_is_a_spawn_error() {
-        let e = GtpEngine::start(
+        let e = GtpClient::start(
             "/nonexistent/kosumi-test-engine --gtp",
             Duration::from_secs(5),
         )
         .unwrap_err();
-        assert!(matches!(e, EngineError::Spawn(_)), "{e:?}");
+        assert!(matches!(e, ClientError::Spawn(_)), "{e:?}");
     }
 }

@@ -1,0 +1,176 @@
+//! Playing: moves, move generation, undo, and questions about the
+//! position.
+
+use crate::color::Color;
+use crate::gtp::args;
+use crate::gtp::engine::{CommandError, Engine};
+use crate::gtp::line::Request;
+use crate::gtp::status;
+use crate::player::{Decision, GenmoveRequest};
+use crate::point::{parse_gtp_move, Move, Point, VertexError};
+
+impl Engine {
+    /// `genmove` (`play`: the move is played; `reg_genmove` does not) and
+    /// `kgs-genmove_cleanup` (`cleanup`).
+    pub(crate) fn genmove(
+        &mut self,
+        r: &Request,
+        cleanup: bool,
+        play: bool,
+    ) -> Result<String, CommandError> {
+        args::args_n(r, 1)?;
+        let color = args::color(&r.args[0])?;
+        let decision = self.decide(color, cleanup);
+        match decision {
+            Decision::Resign => Ok("resign".into()),
+            Decision::Play(mv) => {
+                if play {
+                    self.game
+                        .play(color, mv)
+                        .expect("decide returns legal moves");
+                }
+                Ok(mv.to_gtp(self.game.size()))
+            }
+        }
+    }
+
+    /// The move to play for `color`: the player's, checked for legality
+    /// (an illegal choice becomes a pass, with a warning), and in clean-up
+    /// mode never a pass or resignation while a dead opposing stone can
+    /// still be attacked.
+    fn decide(&mut self, color: Color, cleanup: bool) -> Decision {
+        let stop = self.stop.clone();
+        let req = GenmoveRequest {
+            game: &self.game,
+            color,
+            clock: &self.clock,
+            cleanup,
+            stop: Some(&stop),
+        };
+        let d = self.player.genmove(&req);
+        let d = self.checked(color, d);
+        // A player with its own clean-up mode (the search captures every
+        // stone its ownership map calls dead, then passes) is trusted.
+        if self.player.cleans_up() {
+            return d;
+        }
+        if cleanup && d != Decision::Play(Move::Pass) && d != Decision::Resign {
+            return d;
+        }
+        if cleanup {
+            let own = self.player.ownership(&self.game);
+            let chains = status::classify(self.game.board(), &own);
+            if let Some(mv) = status::cleanup_move(&self.game, color, &chains) {
+                self.debug(&format!(
+                    "clean-up: {} attacks a dead chain",
+                    mv.to_gtp(self.game.size())
+                ));
+                return Decision::Play(mv);
+            }
+            return Decision::Play(Move::Pass);
+        }
+        d
+    }
+
+    /// `d` if it is legal for `color`, else a pass (with a warning).
+    pub(crate) fn checked(&mut self, color: Color, d: Decision) -> Decision {
+        if let Decision::Play(mv) = d {
+            if let Err(e) = self.game.check(color, mv) {
+                eprintln!(
+                    "kosumi: warning: player {} chose the illegal move {} ({e}); passing",
+                    self.player.name(),
+                    mv.to_gtp(self.game.size())
+                );
+                return Decision::Play(Move::Pass);
+            }
+        }
+        d
+    }
+}
+
+pub(crate) fn cmd_play(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
+    args::args_n(r, 2)?;
+    let color = args::color(&r.args[0])?;
+    let mv = e.parse_vertex(&r.args[1])?;
+    match e.game.play(color, mv) {
+        Ok(()) => Ok(String::new()),
+        Err(why) => {
+            eprintln!(
+                "kosumi: play {} {}: {why}",
+                color.name(),
+                mv.to_gtp(e.game.size())
+            );
+            Err(CommandError::IllegalMove)
+        }
+    }
+}
+
+fn undo_n(e: &mut Engine, n: usize) -> Result<String, CommandError> {
+    e.game.undo_many(n).map_err(|_| CommandError::CannotUndo)?;
+    e.player.clear();
+    Ok(String::new())
+}
+
+pub(crate) fn cmd_undo(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
+    args::no_args(r)?;
+    undo_n(e, 1)
+}
+
+pub(crate) fn cmd_gg_undo(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
+    let n = match r.args.len() {
+        0 => 1,
+        1 => args::count(&r.args[0])?,
+        _ => return Err(args::count_error(r, 1).into()),
+    };
+    undo_n(e, n)
+}
+
+pub(crate) fn cmd_showboard(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
+    args::no_args(r)?;
+    let g = &e.game;
+    Ok(format!(
+        "\n{}{} to play; captures: black {}, white {}; komi {}; rules {}",
+        g.board().diagram(true),
+        g.to_move().name(),
+        g.captures(Color::Black),
+        g.captures(Color::White),
+        g.komi(),
+        g.rules()
+    ))
+}
+
+pub(crate) fn cmd_is_legal(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
+    args::args_n(r, 2)?;
+    let color = args::color(&r.args[0])?;
+    match parse_gtp_move(&r.args[1], e.game.size()) {
+        Ok(mv) => Ok(if e.game.is_legal(color, mv) { "1" } else { "0" }.into()),
+        Err(VertexError::OffBoard(_)) => Ok("0".into()),
+        Err(err) => Err(args::ArgError::from(err).into()),
+    }
+}
+
+pub(crate) fn cmd_all_legal(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
+    args::args_n(r, 1)?;
+    let color = args::color(&r.args[0])?;
+    let pts: Vec<Point> = e
+        .game
+        .legal_moves(color)
+        .into_iter()
+        .filter_map(Move::point)
+        .collect();
+    Ok(e.vertices(&pts))
+}
+
+pub(crate) fn cmd_list_stones(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
+    args::args_n(r, 1)?;
+    let color = args::color(&r.args[0])?;
+    let b = e.game.board();
+    let pts: Vec<Point> = b.points().filter(|&p| b.get(p) == Some(color)).collect();
+    Ok(e.vertices(&pts))
+}
+
+pub(crate) fn cmd_captures(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
+    args::args_n(r, 1)?;
+    let color = args::color(&r.args[0])?;
+    Ok(e.game.captures(color).to_string())
+}

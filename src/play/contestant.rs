@@ -1,0 +1,336 @@
+//! The two sides of a game: one of our players, or an outside GTP engine.
+//!
+//! A [`Contestant`] is asked for moves and told the other side's; what it
+//! answers is a [`Reply`], and a [`Fault`] when it cannot go on (a crash,
+//! a time-out, a refused command, the stop flag).
+
+use super::client::{ClientError, GtpClient};
+use crate::clock::Clock;
+use crate::color::Color;
+use crate::game::Game;
+use crate::player::{Decision, GenmoveRequest, Player};
+use crate::point::{parse_gtp_move, Move};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// What a contestant answered when asked for a move.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// A move (to be checked against the rules by the game loop).
+    Move(Move),
+    /// A resignation.
+    Resign,
+    /// An answer that is no move (bad vertex text, a failure answer).
+    Unreadable(String),
+}
+
+/// Why a contestant could not take part any more in this game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fault {
+    /// The contestant crashed (or could not be started).
+    Crash(String),
+    /// The contestant did not answer in time.
+    TimeOut(String),
+    /// The contestant refused a command it should accept (a move the
+    /// game loop found legal, the board size).
+    Refused(String),
+    /// The stop flag was raised.
+    Interrupted,
+}
+
+impl From<ClientError> for Fault {
+    fn from(e: ClientError) -> Fault {
+        match e {
+            ClientError::TimedOut(_) => Fault::TimeOut(e.to_string()),
+            ClientError::Interrupted => Fault::Interrupted,
+            e => Fault::Crash(e.to_string()),
+        }
+    }
+}
+
+/// One side of a game.
+pub trait Contestant {
+    /// A name for the record.
+    fn name(&self) -> String;
+    /// Gets ready for a new game (`game` has no moves yet; its start is
+    /// empty or holds handicap stones).
+    ///
+    /// # Errors
+    /// A [`Fault`] if the contestant cannot start the game.
+    fn new_game(&mut self, game: &Game, stop: &AtomicBool) -> Result<(), Fault>;
+    /// Tells the contestant that `color` played `mv` (already in `game`).
+    ///
+    /// # Errors
+    /// A [`Fault`] if the contestant does not take the move.
+    fn play(&mut self, game: &Game, color: Color, mv: Move, stop: &AtomicBool)
+        -> Result<(), Fault>;
+    /// Asks for a move for `color`.
+    ///
+    /// # Errors
+    /// A [`Fault`] if no answer comes.
+    fn genmove(
+        &mut self,
+        game: &Game,
+        color: Color,
+        cleanup: bool,
+        stop: &AtomicBool,
+    ) -> Result<Reply, Fault>;
+    /// Playouts run so far (0 for contestants that cannot tell).
+    fn playouts(&self) -> u64 {
+        0
+    }
+}
+
+/// One of our players as a contestant.
+pub struct LocalContestant {
+    player: Box<dyn Player>,
+    clock: Clock,
+    label: String,
+}
+
+impl LocalContestant {
+    /// Wraps `player`; `label` names it in records.
+    pub fn new(player: Box<dyn Player>, label: String) -> LocalContestant {
+        LocalContestant {
+            player,
+            clock: Clock::default(),
+            label,
+        }
+    }
+}
+
+impl Contestant for LocalContestant {
+    fn name(&self) -> String {
+        self.label.clone()
+    }
+
+    fn new_game(&mut self, _game: &Game, _stop: &AtomicBool) -> Result<(), Fault> {
+        self.player.clear();
+        Ok(())
+    }
+
+    fn play(&mut self, _: &Game, _: Color, _: Move, _: &AtomicBool) -> Result<(), Fault> {
+        Ok(())
+    }
+
+    fn genmove(
+        &mut self,
+        game: &Game,
+        color: Color,
+        cleanup: bool,
+        stop: &AtomicBool,
+    ) -> Result<Reply, Fault> {
+        let req = GenmoveRequest {
+            game,
+            color,
+            clock: &self.clock,
+            cleanup,
+            stop: Some(stop),
+        };
+        let player = &mut self.player;
+        match catch_unwind(AssertUnwindSafe(|| player.genmove(&req))) {
+            Ok(Decision::Play(mv)) => Ok(Reply::Move(mv)),
+            Ok(Decision::Resign) => Ok(Reply::Resign),
+            Err(p) => {
+                let msg = p
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".to_string());
+                Err(Fault::Crash(format!("player panicked: {msg}")))
+            }
+        }
+    }
+
+    fn playouts(&self) -> u64 {
+        self.player.playouts()
+    }
+}
+
+/// An outside GTP engine as a contestant; restarted for the next game
+/// after a crash or a time-out. Each game starts with `boardsize`,
+/// `clear_board`, `komi`, and `kgs-rules` when the engine lists it and our
+/// rules have a KGS name; other rules must be set on its command line.
+pub struct GtpContestant {
+    command_line: String,
+    engine: Option<GtpClient>,
+    move_timeout: Duration,
+    setup_timeout: Duration,
+    label: String,
+    seed: Option<u64>,
+}
+
+impl GtpContestant {
+    /// Starts `command_line` now (so that a wrong command fails at once).
+    ///
+    /// # Errors
+    /// [`ClientError`] if the engine does not start or answer.
+    pub fn start(
+        command_line: &str,
+        move_timeout: Duration,
+        setup_timeout: Duration,
+    ) -> Result<GtpContestant, ClientError> {
+        let engine = GtpClient::start(command_line, setup_timeout)?;
+        let label = engine.name.clone();
+        Ok(GtpContestant {
+            command_line: command_line.to_string(),
+            engine: Some(engine),
+            move_timeout,
+            setup_timeout,
+            label,
+            seed: None,
+        })
+    }
+
+    /// The random seed the engine gets at the start of each following
+    /// game, with `set_random_seed` (GNU Go's command, which Kosumi also
+    /// answers) when the engine lists it; engines without it keep their
+    /// own seed. Reduced modulo 2^31, since engines read it as an `int`.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = Some(seed % (1 << 31));
+    }
+
+    /// Sends a command, dropping (killing) the engine on any error.
+    fn request(
+        &mut self,
+        name: &str,
+        args: &[&str],
+        timeout: Duration,
+        stop: &AtomicBool,
+    ) -> Result<Result<String, String>, Fault> {
+        let Some(e) = self.engine.as_mut() else {
+            return Err(Fault::Crash("engine is not running".into()));
+        };
+        match e.request(name, args, timeout, stop) {
+            Ok(a) => Ok(a),
+            Err(err) => {
+                self.engine = None;
+                Err(err.into())
+            }
+        }
+    }
+}
+
+impl Contestant for GtpContestant {
+    fn name(&self) -> String {
+        self.label.clone()
+    }
+
+    fn new_game(&mut self, game: &Game, stop: &AtomicBool) -> Result<(), Fault> {
+        running_engine(&mut self.engine, &self.command_line, self.setup_timeout)
+            .map_err(|e| Fault::Crash(format!("restart failed: {e}")))?;
+        let t = self.setup_timeout;
+        for (cmd, args) in start_commands(game) {
+            let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+            if let Err(msg) = self.request(cmd, &a, t, stop)? {
+                if cmd == "komi" {
+                    continue; // engines without komi still play
+                }
+                return Err(Fault::Refused(format!("{cmd} {}: {msg}", args.join(" "))));
+            }
+        }
+        if let Some(seed) = self.seed {
+            if self
+                .engine
+                .as_ref()
+                .is_some_and(|e| e.knows("set_random_seed"))
+            {
+                let seed = seed.to_string();
+                if let Err(msg) = self.request("set_random_seed", &[&seed], t, stop)? {
+                    return Err(Fault::Refused(format!("set_random_seed {seed}: {msg}")));
+                }
+            }
+        }
+        // Engines that take KGS rule names get ours; a refusal is only
+        // noted by the engine (its own rules then apply, as on KGS).
+        if let Some(n) = game.rules().kgs_name() {
+            if self.engine.as_ref().is_some_and(|e| e.knows("kgs-rules")) {
+                let _ = self.request("kgs-rules", &[n], t, stop)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn play(
+        &mut self,
+        game: &Game,
+        color: Color,
+        mv: Move,
+        stop: &AtomicBool,
+    ) -> Result<(), Fault> {
+        let c = color.letter().to_string();
+        let v = mv.to_gtp(game.size());
+        let t = self.setup_timeout;
+        match self.request("play", &[&c, &v], t, stop)? {
+            Ok(_) => Ok(()),
+            Err(msg) => Err(Fault::Refused(format!("play {c} {v}: {msg}"))),
+        }
+    }
+
+    fn genmove(
+        &mut self,
+        game: &Game,
+        color: Color,
+        cleanup: bool,
+        stop: &AtomicBool,
+    ) -> Result<Reply, Fault> {
+        let cmd = if cleanup
+            && self
+                .engine
+                .as_ref()
+                .is_some_and(|e| e.knows("kgs-genmove_cleanup"))
+        {
+            "kgs-genmove_cleanup"
+        } else {
+            "genmove"
+        };
+        let c = color.letter().to_string();
+        let t = self.move_timeout;
+        match self.request(cmd, &[&c], t, stop)? {
+            Err(msg) => Ok(Reply::Unreadable(format!("{cmd} failed: {msg}"))),
+            Ok(text) => {
+                let word = text.split_whitespace().next().unwrap_or("");
+                if word.eq_ignore_ascii_case("resign") {
+                    Ok(Reply::Resign)
+                } else {
+                    match parse_gtp_move(word, game.size()) {
+                        Ok(mv) => Ok(Reply::Move(mv)),
+                        Err(e) => Ok(Reply::Unreadable(e.to_string())),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The engine in `slot`, (re)started from `command_line` when there is
+/// none or it has died.
+pub(super) fn running_engine<'a>(
+    slot: &'a mut Option<GtpClient>,
+    command_line: &str,
+    timeout: Duration,
+) -> Result<&'a mut GtpClient, ClientError> {
+    if slot.as_ref().is_none_or(|e| e.is_dead()) {
+        *slot = None;
+        *slot = Some(GtpClient::start(command_line, timeout)?);
+    }
+    Ok(slot.as_mut().expect("started above"))
+}
+
+/// The GTP commands that set an engine up at `game`'s start position:
+/// `boardsize`, `clear_board`, `komi`, and `set_free_handicap` with the
+/// handicap stones, if any (the only start positions games here have).
+pub(super) fn start_commands(game: &Game) -> Vec<(&'static str, Vec<String>)> {
+    let mut cmds = vec![
+        ("boardsize", vec![game.size().to_string()]),
+        ("clear_board", vec![]),
+        ("komi", vec![game.komi().to_string()]),
+    ];
+    let stones = game.handicap_stones();
+    if !stones.is_empty() {
+        let vertices = stones.iter().map(|&p| Move::Play(p).to_gtp(game.size()));
+        cmds.push(("set_free_handicap", vertices.collect()));
+    }
+    cmds
+}

@@ -1,0 +1,390 @@
+//! One game between two contestants: its settings, the game loop, how it
+//! ended and its record.
+//!
+//! [`play_game`] runs one game and returns a [`GameRecord`]; it prints
+//! nothing. See [the module above](super) for how games end and how faults
+//! are recorded.
+
+use super::contestant::{Contestant, Fault, Reply};
+use super::referee::Referee;
+use crate::color::Color;
+use crate::game::{fixed_handicap_points, Game};
+use crate::point::Move;
+use crate::rules::Rules;
+use crate::score::GameResult;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The settings of one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameConfig {
+    /// Board size.
+    pub size: usize,
+    /// Komi.
+    pub komi: f32,
+    /// Rules.
+    pub rules: Rules,
+    /// Moves (passes counted) after which the game is stopped and scored.
+    pub max_moves: usize,
+    /// Longest time a contestant may take for a move (or a command), if
+    /// limited.
+    pub move_timeout: Option<Duration>,
+    /// Whether to play a clean-up phase before counting.
+    pub cleanup: bool,
+    /// Fixed handicap stones for Black (0: none; White then moves first).
+    pub handicap: usize,
+}
+
+impl GameConfig {
+    /// Checks the settings an outside caller could get wrong.
+    ///
+    /// # Errors
+    /// A message for a board size outside 2..=25 or a komi that is not a
+    /// finite number.
+    pub fn check(&self) -> Result<(), String> {
+        if !(crate::point::MIN_SIZE..=crate::point::MAX_SIZE).contains(&self.size) {
+            return Err(format!(
+                "board size {} is not between {} and {}",
+                self.size,
+                crate::point::MIN_SIZE,
+                crate::point::MAX_SIZE
+            ));
+        }
+        if !self.komi.is_finite() {
+            return Err(format!("komi {} is not a number", self.komi));
+        }
+        if self.handicap != 0 && fixed_handicap_points(self.size, self.handicap).is_none() {
+            return Err(format!(
+                "{} fixed handicap stones do not fit a {}x{} board",
+                self.handicap, self.size, self.size
+            ));
+        }
+        Ok(())
+    }
+
+    /// Defaults for `size`: komi 7.5, Chinese rules, a cap of `3·N·N`
+    /// moves, no time-out, clean-up on, no handicap.
+    pub fn new(size: usize) -> GameConfig {
+        GameConfig {
+            size,
+            komi: 7.5,
+            rules: Rules::CHINESE,
+            max_moves: 3 * size * size,
+            move_timeout: None,
+            cleanup: true,
+            handicap: 0,
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ending {
+    /// Two passes in a row.
+    TwoPasses,
+    /// The move cap was reached.
+    MoveCap,
+    /// This colour resigned.
+    Resignation(Color),
+    /// This colour answered with an illegal or unreadable move.
+    IllegalMove {
+        /// Who.
+        by: Color,
+        /// The move and why it is illegal.
+        what: String,
+    },
+    /// This colour crashed.
+    Crash {
+        /// Who.
+        by: Color,
+        /// How.
+        what: String,
+    },
+    /// This colour did not answer in time.
+    TimeOut {
+        /// Who.
+        by: Color,
+        /// The detail.
+        what: String,
+    },
+    /// This colour refused a command it should accept (void game).
+    Refused {
+        /// Who.
+        by: Color,
+        /// The command and its answer.
+        what: String,
+    },
+    /// Stopped from outside (Ctrl-C); the game is not kept.
+    Interrupted,
+}
+
+impl Ending {
+    /// A short key: `passes`, `cap`, `resign`, `illegal`, `crash`,
+    /// `timeout`, `refused`, `interrupted`.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Ending::TwoPasses => "passes",
+            Ending::MoveCap => "cap",
+            Ending::Resignation(_) => "resign",
+            Ending::IllegalMove { .. } => "illegal",
+            Ending::Crash { .. } => "crash",
+            Ending::TimeOut { .. } => "timeout",
+            Ending::Refused { .. } => "refused",
+            Ending::Interrupted => "interrupted",
+        }
+    }
+
+    /// The colour at fault or resigning, if any.
+    pub fn by(&self) -> Option<Color> {
+        match self {
+            Ending::Resignation(c) => Some(*c),
+            Ending::IllegalMove { by, .. }
+            | Ending::Crash { by, .. }
+            | Ending::TimeOut { by, .. }
+            | Ending::Refused { by, .. } => Some(*by),
+            _ => None,
+        }
+    }
+
+    /// Whether a fault of one side ended the game (illegal move, crash,
+    /// time-out, refusal).
+    pub fn is_fault(&self) -> bool {
+        matches!(
+            self,
+            Ending::IllegalMove { .. }
+                | Ending::Crash { .. }
+                | Ending::TimeOut { .. }
+                | Ending::Refused { .. }
+        )
+    }
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ending::TwoPasses => f.write_str("two passes"),
+            Ending::MoveCap => f.write_str("move cap reached"),
+            Ending::Resignation(c) => write!(f, "{} resigned", c.name()),
+            Ending::IllegalMove { by, what } => write!(f, "illegal move by {}: {what}", by.name()),
+            Ending::Crash { by, what } => write!(f, "{} crashed: {what}", by.name()),
+            Ending::TimeOut { by, what } => write!(f, "{} timed out: {what}", by.name()),
+            Ending::Refused { by, what } => {
+                write!(f, "{} refused a legal command (void): {what}", by.name())
+            }
+            Ending::Interrupted => f.write_str("interrupted"),
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// The moves, clean-up included.
+    pub game: Game,
+    /// The result.
+    pub result: GameResult,
+    /// How the game ended.
+    pub ending: Ending,
+    /// How the result was found (count, referee, fault).
+    pub scoring: String,
+    /// Moves before the clean-up phase (the game's length).
+    pub length: usize,
+    /// Black's and White's names.
+    pub names: [String; 2],
+    /// Time each colour spent on its moves.
+    pub think: [Duration; 2],
+    /// Moves each colour was asked for.
+    pub genmoves: [u32; 2],
+    /// Playouts run by both sides in this game (as far as they tell).
+    pub playouts: u64,
+}
+
+/// Plays one game between `black` and `white`.
+///
+/// # Panics
+/// If `cfg` fails [`GameConfig::check`] (the runners check it first).
+pub fn play_game(
+    cfg: &GameConfig,
+    black: &mut dyn Contestant,
+    white: &mut dyn Contestant,
+    referee: Option<&mut Referee>,
+    stop: &AtomicBool,
+) -> GameRecord {
+    let sides: [&mut dyn Contestant; 2] = [black, white];
+    let mut game = Game::new(cfg.size, cfg.rules, cfg.komi).expect("GameConfig::check passed");
+    if cfg.handicap != 0 {
+        game.fixed_handicap(cfg.handicap)
+            .expect("GameConfig::check passed");
+    }
+    let names = [sides[0].name(), sides[1].name()];
+    let playouts_before = sides[0].playouts() + sides[1].playouts();
+    let mut think = [Duration::ZERO; 2];
+    let mut genmoves = [0u32; 2];
+    let mut ending = None;
+    for c in Color::ALL {
+        if let Err(f) = sides[c.index()].new_game(&game, stop) {
+            ending = Some(fault_ending(c, f));
+            break;
+        }
+    }
+    let mut cleanup = false;
+    let mut cleanup_start = 0;
+    let mut passes = 0;
+    // Until a fault, or the end of the game (and of its clean-up).
+    while ending.is_none() || cleanup {
+        if stop.load(Ordering::SeqCst) {
+            ending = Some(Ending::Interrupted);
+            break;
+        }
+        let n = game.moves().len();
+        if !cleanup && n >= cfg.max_moves {
+            ending = Some(Ending::MoveCap);
+            if cfg.cleanup && referee.is_none() {
+                cleanup = true;
+                cleanup_start = n;
+                passes = 0;
+            } else {
+                break;
+            }
+        }
+        if cleanup && n - cleanup_start >= cfg.max_moves {
+            break;
+        }
+        let c = game.to_move();
+        let t0 = Instant::now();
+        let reply = sides[c.index()].genmove(&game, c, cleanup, stop);
+        let dt = t0.elapsed();
+        think[c.index()] += dt;
+        genmoves[c.index()] += 1;
+        let reply = match reply {
+            Ok(r) => r,
+            Err(f) => {
+                ending = Some(fault_ending(c, f));
+                break;
+            }
+        };
+        if let Some(limit) = cfg.move_timeout {
+            if dt > limit {
+                ending = Some(Ending::TimeOut {
+                    by: c,
+                    what: format!(
+                        "took {:.1} s for a move, limit {:.1} s",
+                        dt.as_secs_f64(),
+                        limit.as_secs_f64()
+                    ),
+                });
+                break;
+            }
+        }
+        let mv = match reply {
+            Reply::Resign => {
+                ending = Some(Ending::Resignation(c));
+                break;
+            }
+            Reply::Unreadable(what) => {
+                ending = Some(Ending::IllegalMove { by: c, what });
+                break;
+            }
+            Reply::Move(mv) => mv,
+        };
+        if let Err(why) = game.play(c, mv) {
+            ending = Some(Ending::IllegalMove {
+                by: c,
+                what: format!("{} ({why})", mv.to_gtp(cfg.size)),
+            });
+            break;
+        }
+        let other = c.opponent();
+        if let Err(f) = sides[other.index()].play(&game, c, mv, stop) {
+            ending = Some(fault_ending(other, f));
+            break;
+        }
+        if mv == Move::Pass {
+            passes += 1;
+        } else {
+            passes = 0;
+        }
+        if passes >= 2 {
+            if cleanup {
+                break;
+            }
+            ending = Some(Ending::TwoPasses);
+            if cfg.cleanup && referee.is_none() {
+                cleanup = true;
+                cleanup_start = game.moves().len();
+                passes = 0;
+            } else {
+                break;
+            }
+        }
+    }
+    let mut length = game.moves().len();
+    if cleanup {
+        length = cleanup_start;
+        if game.moves().len() == cleanup_start + 2 && game.two_passes() {
+            // The clean-up changed nothing: keep the record as played.
+            let _ = game.undo_many(2);
+        }
+    }
+    let ending = ending.unwrap_or(Ending::TwoPasses);
+    let (result, scoring) = match &ending {
+        Ending::TwoPasses | Ending::MoveCap => score(&game, cleanup, referee, stop),
+        Ending::Resignation(c) => (GameResult::Resign(c.opponent()), "resignation".into()),
+        Ending::IllegalMove { by, .. } | Ending::Crash { by, .. } => {
+            (GameResult::Forfeit(by.opponent()), "forfeit".into())
+        }
+        Ending::TimeOut { by, .. } => (GameResult::Time(by.opponent()), "loss on time".into()),
+        Ending::Refused { .. } => (GameResult::Unknown, "void".into()),
+        Ending::Interrupted => (GameResult::Unknown, "interrupted".into()),
+    };
+    let playouts = (sides[0].playouts() + sides[1].playouts()).saturating_sub(playouts_before);
+    GameRecord {
+        game,
+        result,
+        ending,
+        scoring,
+        length,
+        names,
+        think,
+        genmoves,
+        playouts,
+    }
+}
+
+fn fault_ending(by: Color, f: Fault) -> Ending {
+    match f {
+        Fault::Crash(what) => Ending::Crash { by, what },
+        Fault::TimeOut(what) => Ending::TimeOut { by, what },
+        Fault::Refused(what) => Ending::Refused { by, what },
+        Fault::Interrupted => Ending::Interrupted,
+    }
+}
+
+fn score(
+    game: &Game,
+    cleaned: bool,
+    referee: Option<&mut Referee>,
+    stop: &AtomicBool,
+) -> (GameResult, String) {
+    let mut note = String::new();
+    if let Some(r) = referee {
+        match r.score(game, stop) {
+            Ok(res) => return (res, "referee final_score".into()),
+            Err(e) => note = format!("{e}; "),
+        }
+    }
+    let s = game.area_score(&[]);
+    let how = if cleaned {
+        "Tromp-Taylor count after clean-up"
+    } else {
+        "Tromp-Taylor count"
+    };
+    (
+        s.result(),
+        format!(
+            "{note}{how}: Black {}, White {}, komi {}",
+            s.black, s.white, s.komi
+        ),
+    )
+}

@@ -1,0 +1,371 @@
+//! Matches: a series of games between one of our players and an outside
+//! GTP engine, colours alternating, and their summary.
+
+use super::client::ClientError;
+use super::contestant::{Contestant, GtpContestant, LocalContestant};
+use super::game::{play_game, Ending, GameConfig, GameRecord};
+use super::referee::Referee;
+use super::spec::{make_player, mix_seed, PlayerSpec};
+use crate::color::Color;
+use crate::score::GameResult;
+use crate::sprt::{Pentanomial, SprtConfig, SprtVerdict};
+use crate::stats::{json_counts, json_f64, json_str, text_counts, Tally};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Settings of a match against an outside engine.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Per-game settings.
+    pub game: GameConfig,
+    /// Number of games.
+    pub games: usize,
+    /// Our player.
+    pub player: PlayerSpec,
+    /// Base seed of our player (per game: [`mix_seed`] of seed and index).
+    pub seed: u64,
+    /// The opponent's command line.
+    pub opponent: String,
+    /// A referee's command line, if games are scored by `final_score`.
+    pub referee: Option<String>,
+    /// Time allowed for start-up and non-move commands.
+    pub setup_timeout: Duration,
+    /// A sequential test that ends the match once decided (`games` is
+    /// then the most games played); games come in pairs with one seed.
+    pub sprt: Option<SprtConfig>,
+}
+
+impl MatchConfig {
+    /// The seed of game `index`: [`mix_seed`] of the base seed and the
+    /// index, or with an SPRT, of the pair's index, so that the two games
+    /// of a pair (colours swapped) share it.
+    pub fn game_seed(&self, index: usize) -> u64 {
+        let k = if self.sprt.is_some() {
+            index / 2
+        } else {
+            index
+        };
+        mix_seed(self.seed, k as u64)
+    }
+
+    /// The seed the opponent gets for game `index` (when it takes
+    /// `set_random_seed`): derived from [`MatchConfig::game_seed`], so
+    /// that every game (or pair) differs on both sides.
+    pub fn opponent_seed(&self, index: usize) -> u64 {
+        mix_seed(self.game_seed(index), 0x6f70_706f_6e65_6e74)
+    }
+}
+
+/// Where a match's SPRT stands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SprtState {
+    /// The test's settings.
+    pub config: SprtConfig,
+    /// Finished pairs by Kosumi's half points in the pair.
+    pub pairs: Pentanomial,
+    /// Pairs left out because a game of theirs had no result.
+    pub void_pairs: u64,
+    /// Kosumi's half points in the current pair's first game, once played
+    /// (`None` if it had no result).
+    pending: Option<Option<usize>>,
+}
+
+impl SprtState {
+    fn new(config: SprtConfig) -> SprtState {
+        SprtState {
+            config,
+            pairs: Pentanomial::default(),
+            void_pairs: 0,
+            pending: None,
+        }
+    }
+
+    /// Counts one game of Kosumi's; every second game closes a pair.
+    fn add(&mut self, result: &GameResult, kosumi: Color) {
+        let half = match result {
+            GameResult::Draw => Some(1),
+            r => r.winner().map(|w| if w == kosumi { 2 } else { 0 }),
+        };
+        match self.pending.take() {
+            None => self.pending = Some(half),
+            Some(first) => match (first, half) {
+                (Some(a), Some(b)) => self.pairs.add(a + b),
+                _ => self.void_pairs += 1,
+            },
+        }
+    }
+
+    /// The log-likelihood ratio so far.
+    pub fn llr(&self) -> f64 {
+        self.pairs.llr(&self.config)
+    }
+
+    /// Where the test stands.
+    pub fn verdict(&self) -> SprtVerdict {
+        self.pairs.verdict(&self.config)
+    }
+
+    /// One line for people: LLR, bounds, pairs and the verdict.
+    pub fn text(&self) -> String {
+        format!(
+            "SPRT {}: LLR {:.3} (bounds {:.3}, {:.3}), {} pairs {:?}, {}",
+            self.config,
+            self.llr(),
+            self.config.lower_bound(),
+            self.config.upper_bound(),
+            self.pairs.pairs(),
+            self.pairs.counts,
+            self.verdict()
+        )
+    }
+
+    fn json(&self) -> String {
+        let c = &self.config;
+        let counts: Vec<String> = self.pairs.counts.iter().map(u64::to_string).collect();
+        format!(
+            "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{},\"llr\":{},\"lower\":{},\
+             \"upper\":{},\"pairs\":{},\"pentanomial\":[{}],\"void_pairs\":{},\"verdict\":{}}}",
+            json_f64(c.elo0),
+            json_f64(c.elo1),
+            json_f64(c.alpha),
+            json_f64(c.beta),
+            json_f64(self.llr()),
+            json_f64(c.lower_bound()),
+            json_f64(c.upper_bound()),
+            self.pairs.pairs(),
+            counts.join(","),
+            self.void_pairs,
+            json_str(&self.verdict().to_string())
+        )
+    }
+}
+
+/// One game of a match.
+#[derive(Clone, Debug)]
+pub struct MatchGame {
+    /// 0-based game number.
+    pub index: usize,
+    /// The colour Kosumi played.
+    pub kosumi: Color,
+    /// The game.
+    pub record: GameRecord,
+}
+
+/// A match in numbers, from Kosumi's side.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MatchSummary {
+    /// Finished games (interrupted ones are not counted).
+    pub games: u64,
+    /// Kosumi's results.
+    pub kosumi: Tally,
+    /// Kosumi's results as Black.
+    pub as_black: Tally,
+    /// Kosumi's results as White.
+    pub as_white: Tally,
+    /// Games without a result.
+    pub void: u64,
+    /// Games by ending and culprit: `passes`, `cap`, `resign-kosumi`,
+    /// `illegal-opponent`, ...
+    pub endings: BTreeMap<String, u64>,
+    /// Kosumi's and the opponent's total thinking time in seconds.
+    pub think: [f64; 2],
+    /// Moves Kosumi and the opponent were asked for.
+    pub moves: [u64; 2],
+    /// The opponent's name.
+    pub opponent: String,
+    /// The sequential test, when the match runs one.
+    pub sprt: Option<SprtState>,
+}
+
+impl MatchSummary {
+    /// Adds one finished game.
+    pub fn add(&mut self, g: &MatchGame) {
+        let r = &g.record;
+        if r.ending == Ending::Interrupted {
+            return;
+        }
+        self.games += 1;
+        if !self.kosumi.add(&r.result, g.kosumi) {
+            self.void += 1;
+        }
+        match g.kosumi {
+            Color::Black => self.as_black.add(&r.result, g.kosumi),
+            Color::White => self.as_white.add(&r.result, g.kosumi),
+        };
+        let key = match r.ending.by() {
+            Some(c) if c == g.kosumi => format!("{}-kosumi", r.ending.key()),
+            Some(_) => format!("{}-opponent", r.ending.key()),
+            None => r.ending.key().to_string(),
+        };
+        *self.endings.entry(key).or_insert(0) += 1;
+        if let Some(s) = self.sprt.as_mut() {
+            s.add(&r.result, g.kosumi);
+        }
+        let k = g.kosumi.index();
+        let o = 1 - k;
+        self.think[0] += r.think[k].as_secs_f64();
+        self.think[1] += r.think[o].as_secs_f64();
+        self.moves[0] += r.genmoves[k] as u64;
+        self.moves[1] += r.genmoves[o] as u64;
+    }
+
+    /// Mean seconds per move of Kosumi (0) or the opponent (1).
+    pub fn per_move(&self, side: usize) -> f64 {
+        if self.moves[side] == 0 {
+            0.0
+        } else {
+            self.think[side] / self.moves[side] as f64
+        }
+    }
+
+    /// The summary for people, several lines.
+    pub fn text(&self) -> String {
+        let text = format!(
+            "games {}  vs {}\nKosumi wins {}\n  as Black {}\n  as White {}\n\
+             void {}  endings: {}\ntime per move: Kosumi {:.3} s, opponent {:.3} s",
+            self.games,
+            self.opponent,
+            self.kosumi.describe(),
+            self.as_black.describe(),
+            self.as_white.describe(),
+            self.void,
+            text_counts(&self.endings),
+            self.per_move(0),
+            self.per_move(1)
+        );
+        match &self.sprt {
+            Some(s) => format!("{text}\n{}", s.text()),
+            None => text,
+        }
+    }
+
+    /// The summary as one JSON object.
+    pub fn json(&self) -> String {
+        fn tally(t: &Tally) -> String {
+            let (lo, hi) = t.interval();
+            format!(
+                "{{\"wins\":{},\"losses\":{},\"draws\":{},\"rate\":{},\"ci95\":[{},{}]}}",
+                t.wins,
+                t.losses,
+                t.draws,
+                t.rate().map_or("null".into(), json_f64),
+                json_f64(lo),
+                json_f64(hi)
+            )
+        }
+        format!(
+            "{{\"kind\":\"match\",\"opponent\":{},\"games\":{},\"kosumi\":{},\"as_black\":{},\
+             \"as_white\":{},\"void\":{},\"endings\":{},\"seconds_per_move\":\
+             {{\"kosumi\":{},\"opponent\":{}}}{}}}",
+            json_str(&self.opponent),
+            self.games,
+            tally(&self.kosumi),
+            tally(&self.as_black),
+            tally(&self.as_white),
+            self.void,
+            json_counts(&self.endings),
+            json_f64(self.per_move(0)),
+            json_f64(self.per_move(1)),
+            self.sprt
+                .as_ref()
+                .map_or(String::new(), |s| format!(",\"sprt\":{}", s.json()))
+        )
+    }
+}
+
+/// Why a match could not be played at all.
+#[derive(Debug)]
+pub enum MatchError {
+    /// The settings fail [`GameConfig::check`].
+    Config(String),
+    /// The opponent or referee does not start.
+    Engine(String, ClientError),
+    /// A record could not be written.
+    Io(std::path::PathBuf, std::io::Error),
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::Config(e) => f.write_str(e),
+            MatchError::Engine(who, e) => write!(f, "{who}: {e}"),
+            MatchError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+/// Plays a match of `cfg.games` games, Kosumi Black in even-numbered games
+/// (0, 2, ...); with an SPRT, stops after the pair that decides it. Calls `on_game` after each finished game (to write the
+/// record, show progress); stops early, without counting the game in
+/// progress, when `stop` is raised.
+///
+/// # Errors
+/// [`MatchError`] for settings that fail [`GameConfig::check`], if the
+/// opponent or the referee cannot be started, or if `on_game` fails.
+pub fn run_match(
+    cfg: &MatchConfig,
+    stop: &AtomicBool,
+    on_game: &mut dyn FnMut(&MatchGame, &MatchSummary) -> Result<(), MatchError>,
+) -> Result<MatchSummary, MatchError> {
+    cfg.game.check().map_err(MatchError::Config)?;
+    let move_timeout = cfg.game.move_timeout.unwrap_or(Duration::from_secs(3600));
+    let mut opp = GtpContestant::start(&cfg.opponent, move_timeout, cfg.setup_timeout)
+        .map_err(|e| MatchError::Engine("opponent".into(), e))?;
+    let mut referee = match &cfg.referee {
+        Some(r) => Some(
+            Referee::start(r, cfg.setup_timeout)
+                .map_err(|e| MatchError::Engine("referee".into(), e))?,
+        ),
+        None => None,
+    };
+    let mut summary = MatchSummary {
+        opponent: opp.name(),
+        sprt: cfg.sprt.map(SprtState::new),
+        ..MatchSummary::default()
+    };
+    for index in 0..cfg.games {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let kosumi = if index % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let mut me = LocalContestant::new(
+            make_player(&cfg.player, cfg.game_seed(index)),
+            format!(
+                "Kosumi {} ({})",
+                env!("CARGO_PKG_VERSION"),
+                cfg.player.describe()
+            ),
+        );
+        opp.set_seed(cfg.opponent_seed(index));
+        let record = match kosumi {
+            Color::Black => play_game(&cfg.game, &mut me, &mut opp, referee.as_mut(), stop),
+            Color::White => play_game(&cfg.game, &mut opp, &mut me, referee.as_mut(), stop),
+        };
+        if record.ending == Ending::Interrupted {
+            break;
+        }
+        let g = MatchGame {
+            index,
+            kosumi,
+            record,
+        };
+        summary.add(&g);
+        on_game(&g, &summary)?;
+        if summary
+            .sprt
+            .as_ref()
+            .is_some_and(|s| index % 2 == 1 && s.verdict() != SprtVerdict::Continue)
+        {
+            break;
+        }
+    }
+    Ok(summary)
+}

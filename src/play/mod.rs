@@ -1,0 +1,55 @@
+//! Games between two contestants: our own players, or outside GTP engines;
+//! matches and self-play at scale.
+//!
+//! [`play_game`] runs one game and returns a [`GameRecord`]; it prints
+//! nothing. A game ends at two passes, a resignation or the move cap. Then,
+//! unless a referee engine scores it, both sides play on in clean-up mode
+//! (`kgs-genmove_cleanup` for engines that list it,
+//! [`crate::player::GenmoveRequest`] with `cleanup` for our players) until
+//! two more passes, and the final board is counted by Tromp-Taylor area. A
+//! clean-up that changes nothing (two passes straight away) is taken back,
+//! so the record ends at the game's own two passes.
+//!
+//! Faults are part of the record, never a reason to stop: an unreadable or
+//! illegal move loses by forfeit (`B+F`/`W+F`), a crash loses by forfeit, a
+//! time-out loses on time (`B+T`/`W+T`); an engine that refuses a legal
+//! move of the other side (its rules differ) makes the game void (`?`).
+//!
+//! [`run_match`] plays a series against an outside engine with colours
+//! alternating; [`selfplay`] plays deterministic, shardable self-play. Our
+//! players are made by [`make_player`]: the search player
+//! ([`crate::mcts::MctsPlayer`]) or the random player.
+//!
+//! The files, each using only those above it:
+//!
+//! - `spec`: [`PlayerKind`], [`PlayerSpec`], [`make_player`], [`mix_seed`].
+//! - [`client`]: the client side of GTP: an outside engine as a child
+//!   process ([`GtpClient`], [`ClientError`]).
+//! - `contestant`: [`Contestant`], [`LocalContestant`], [`GtpContestant`],
+//!   [`Reply`], [`Fault`].
+//! - `referee`: [`Referee`], scoring with an outside engine's `final_score`.
+//! - `game`: [`GameConfig`], [`play_game`], [`Ending`], [`GameRecord`].
+//! - `record`: [`record_to_sgf`], [`write_atomic`].
+//! - `matches`: [`MatchConfig`], [`run_match`], [`MatchSummary`],
+//!   [`MatchError`].
+//! - `table`: self-play table rows and summaries (re-exported by
+//!   [`selfplay`]).
+//! - [`selfplay`]: self-play runs and the merging of their tables.
+
+pub mod client;
+mod contestant;
+mod game;
+mod matches;
+mod record;
+mod referee;
+pub mod selfplay;
+mod spec;
+mod table;
+
+pub use client::{ClientError, GtpClient};
+pub use contestant::{Contestant, Fault, GtpContestant, LocalContestant, Reply};
+pub use game::{play_game, Ending, GameConfig, GameRecord};
+pub use matches::{run_match, MatchConfig, MatchError, MatchGame, MatchSummary};
+pub use record::{record_to_sgf, write_atomic};
+pub use referee::Referee;
+pub use spec::{make_player, mix_seed, PlayerKind, PlayerSpec};

@@ -1,0 +1,60 @@
+//! Game records as files: SGF text and writes that never leave a
+//! half-written file.
+
+use super::game::GameRecord;
+use crate::sgf::{game_to_sgf, GameInfo};
+use std::path::Path;
+
+/// The record as SGF text: `PB`/`PW` are the names, `RE` the result, `GN`
+/// the game name and `C` the comment (the caller's text, then how the game
+/// ended and was scored).
+pub fn record_to_sgf(
+    rec: &GameRecord,
+    game_name: &str,
+    comment: &str,
+    date: Option<String>,
+    extra: Vec<(String, Vec<String>)>,
+) -> String {
+    let mut c = comment.to_string();
+    if !c.is_empty() {
+        c.push('\n');
+    }
+    let played = rec.game.moves().len();
+    let cleanup = if played > rec.length {
+        format!(", then {} clean-up moves", played - rec.length)
+    } else {
+        String::new()
+    };
+    c.push_str(&format!(
+        "Ended by {}; result {} ({}); {} moves{cleanup}.",
+        rec.ending, rec.result, rec.scoring, rec.length
+    ));
+    let info = GameInfo {
+        black: Some(rec.names[0].clone()),
+        white: Some(rec.names[1].clone()),
+        result: Some(rec.result.to_string()),
+        date,
+        game_name: Some(game_name.to_string()),
+        comment: Some(c),
+        extra,
+    };
+    game_to_sgf(&rec.game, &info)
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory
+/// and a rename, so that no half-written file is ever left under `path`.
+///
+/// # Errors
+/// The I/O error of the write or the rename (the temporary is removed).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.tmp{}", std::process::id()));
+    let r = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path));
+    if r.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    r
+}

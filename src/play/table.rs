@@ -1,0 +1,289 @@
+//! Self-play tables: one row per finished game, and the numbers of a run
+//! (the part of [`super::selfplay`] that reads and counts, with no I/O).
+
+use crate::color::clip;
+use crate::color::Color;
+use crate::score::GameResult;
+use crate::stats::{json_counts, json_f64, text_counts, Tally};
+use std::collections::BTreeMap;
+
+/// One row of a table: one finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameLine {
+    /// Global game index.
+    pub index: usize,
+    /// The game's seed.
+    pub seed: u64,
+    /// The result.
+    pub result: GameResult,
+    /// Moves before clean-up.
+    pub length: usize,
+    /// [`Ending::key`](super::Ending::key), with `-black`/`-white` for the colour at fault.
+    pub ending: String,
+    /// Playouts run in the game.
+    pub playouts: u64,
+    /// Seconds both players spent thinking.
+    pub seconds: f64,
+    /// The SGF file name.
+    pub file: String,
+}
+
+impl GameLine {
+    pub(super) fn row(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}\t{}\t{}\t{:.6}\t{}\n",
+            self.index,
+            self.seed,
+            self.result,
+            self.length,
+            self.ending,
+            self.playouts,
+            self.seconds,
+            self.file
+        )
+    }
+
+    pub(super) fn parse(row: &str) -> Result<GameLine, String> {
+        let f: Vec<&str> = row.split('\t').collect();
+        if f.len() != 8 {
+            return Err(format!("{} fields where 8 were expected", f.len()));
+        }
+        let num = |i: usize, what: &str| -> Result<u64, String> {
+            f[i].parse::<u64>()
+                .map_err(|_| format!("bad {what} '{}'", clip(f[i])))
+        };
+        let seconds: f64 = f[6]
+            .parse()
+            .ok()
+            .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+            .ok_or_else(|| format!("bad seconds '{}'", clip(f[6])))?;
+        Ok(GameLine {
+            index: num(0, "index")? as usize,
+            seed: num(1, "seed")?,
+            result: GameResult::parse(f[2]),
+            length: num(3, "length")? as usize,
+            ending: f[4].to_string(),
+            playouts: num(5, "playouts")?,
+            seconds,
+            file: f[7].to_string(),
+        })
+    }
+}
+
+/// A self-play run in numbers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SelfplaySummary {
+    /// Finished games.
+    pub games: u64,
+    /// Results from Black's side (White's are the mirror).
+    pub black: Tally,
+    /// Games without a result.
+    pub void: u64,
+    /// Sum of game lengths (moves before clean-up).
+    pub total_length: u64,
+    /// Games by ending (`passes`, `cap`, `resign-black`, ...).
+    pub endings: BTreeMap<String, u64>,
+    /// Playouts run.
+    pub playouts: u64,
+    /// Seconds spent thinking (summed over games, not wall clock).
+    pub seconds: f64,
+}
+
+impl SelfplaySummary {
+    /// Adds one game.
+    pub fn add(&mut self, l: &GameLine) {
+        self.games += 1;
+        if !self.black.add(&l.result, Color::Black) {
+            self.void += 1;
+        }
+        self.total_length += l.length as u64;
+        *self.endings.entry(l.ending.clone()).or_insert(0) += 1;
+        self.playouts += l.playouts;
+        self.seconds += l.seconds;
+    }
+
+    /// Results from White's side.
+    pub fn white(&self) -> Tally {
+        Tally {
+            wins: self.black.losses,
+            losses: self.black.wins,
+            draws: self.black.draws,
+        }
+    }
+
+    /// Mean game length in moves (passes counted, clean-up not).
+    pub fn mean_length(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.total_length as f64 / self.games as f64
+        }
+    }
+
+    /// Games ended by a resignation of either colour.
+    pub fn resignations(&self) -> u64 {
+        self.endings
+            .iter()
+            .filter(|(k, _)| k.starts_with("resign"))
+            .map(|(_, v)| v)
+            .sum()
+    }
+
+    /// Playouts per second of thinking time, if any playouts were run.
+    pub fn playouts_per_second(&self) -> Option<f64> {
+        (self.playouts > 0 && self.seconds > 0.0).then(|| self.playouts as f64 / self.seconds)
+    }
+
+    /// The summary for people, several lines.
+    pub fn text(&self) -> String {
+        let pps = match self.playouts_per_second() {
+            Some(p) => format!("{p:.0}"),
+            None => "n/a (the player runs no playouts)".into(),
+        };
+        format!(
+            "games {}  draws {}  void {}\nBlack wins {}\nWhite wins {}\n\
+             mean length {:.1} moves  resignations {}  endings: {}\nplayouts/s {}",
+            self.games,
+            self.black.draws,
+            self.void,
+            self.black.describe(),
+            self.white().describe(),
+            self.mean_length(),
+            self.resignations(),
+            text_counts(&self.endings),
+            pps
+        )
+    }
+
+    /// The summary as one JSON object.
+    pub fn json(&self) -> String {
+        let t = |t: &Tally| {
+            let (lo, hi) = t.interval();
+            format!(
+                "{{\"wins\":{},\"rate\":{},\"ci95\":[{},{}]}}",
+                t.wins,
+                t.rate().map_or("null".into(), json_f64),
+                json_f64(lo),
+                json_f64(hi)
+            )
+        };
+        format!(
+            "{{\"kind\":\"selfplay\",\"games\":{},\"black\":{},\"white\":{},\"draws\":{},\
+             \"void\":{},\"mean_length\":{},\"resignations\":{},\"endings\":{},\
+             \"playouts\":{},\"seconds\":{},\"playouts_per_second\":{}}}",
+            self.games,
+            t(&self.black),
+            t(&self.white()),
+            self.black.draws,
+            self.void,
+            json_f64(self.mean_length()),
+            self.resignations(),
+            json_counts(&self.endings),
+            self.playouts,
+            json_f64(self.seconds),
+            self.playouts_per_second().map_or("null".into(), json_f64)
+        )
+    }
+}
+
+/// What [`summarize`](super::selfplay::summarize) found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summarized {
+    /// The merged numbers.
+    pub summary: SelfplaySummary,
+    /// The settings line all tables share.
+    pub settings: String,
+    /// Tables read.
+    pub tables: usize,
+    /// Games of the run (from the settings).
+    pub expected: usize,
+    /// Games found once or more.
+    pub present: usize,
+    /// Rows seen more than once (a shard run twice), counted once.
+    pub duplicates: usize,
+    /// Rows cut off at the end of a table (an interrupted write), skipped.
+    pub torn: usize,
+}
+
+impl Summarized {
+    /// The merged summary as one JSON object, with the table and game
+    /// counts of the merge.
+    pub fn json(&self) -> String {
+        let inner = self.summary.json();
+        format!(
+            "{{\"tables\":{},\"present\":{},\"expected\":{},\"duplicates\":{},\"torn\":{},{}",
+            self.tables,
+            self.present,
+            self.expected,
+            self.duplicates,
+            self.torn,
+            &inner[1..]
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::selfplay::sgf_name;
+
+    #[test]
+    fn table_rows_round_trip() {
+        let l = GameLine {
+            index: 17,
+            seed: 12345678901234567890,
+            result: GameResult::Score(Color::White, 3.5),
+            length: 101,
+            ending: "passes".into(),
+            playouts: 0,
+            seconds: 0.25,
+            file: sgf_name(17),
+        };
+        let row = l.row();
+        assert_eq!(
+            row,
+            "17\t12345678901234567890\tW+3.5\t101\tpasses\t0\t0.250000\tgame-000017.sgf\n"
+        );
+        assert_eq!(GameLine::parse(row.trim_end()).unwrap(), l);
+        assert!(GameLine::parse("17\tx").is_err());
+        assert!(GameLine::parse("a\t1\tB+R\t3\tresign-white\t0\t0.1\tf").is_err());
+    }
+
+    #[test]
+    fn summary_counts_and_text() {
+        let mut s = SelfplaySummary::default();
+        for (i, (r, e)) in [
+            ("B+3.5", "passes"),
+            ("W+R", "resign-black"),
+            ("0", "passes"),
+            ("?", "refused-white"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            s.add(&GameLine {
+                index: i,
+                seed: 0,
+                result: GameResult::parse(r),
+                length: 10 * (i + 1),
+                ending: e.to_string(),
+                playouts: 0,
+                seconds: 1.0,
+                file: sgf_name(i),
+            });
+        }
+        assert_eq!(s.games, 4);
+        assert_eq!(s.void, 1);
+        assert_eq!(s.black.wins + s.black.losses + s.black.draws + s.void, 4);
+        assert_eq!(s.white().wins, 1);
+        assert_eq!(s.resignations(), 1);
+        assert_eq!(s.mean_length(), 25.0);
+        assert_eq!(s.playouts_per_second(), None);
+        assert!(
+            s.text().contains("Black wins 1.5/3 = 50.0%"),
+            "{}",
+            s.text()
+        );
+        assert!(s.json().starts_with("{\"kind\":\"selfplay\",\"games\":4,"));
+    }
+}
