@@ -214,6 +214,10 @@ enum PatternsAction {
         /// least this many times.
         #[arg(long, default_value_t = 3)]
         min_count: u32,
+        /// Virtual wins and losses against a gamma-1 opponent per feature
+        /// (the prior; Coulom uses 1).
+        #[arg(long, default_value_t = 1.0)]
+        prior: f64,
         /// Leave these feature families out (comma-separated), for
         /// ablations.
         #[arg(long, value_delimiter = ',', value_parser = parse_family)]
@@ -248,14 +252,19 @@ fn run_patterns(action: PatternsAction) -> ExitCode {
             holdout,
             iterations,
             min_count,
+            prior,
             without,
         } => {
+            if !(prior.is_finite() && prior > 0.0) {
+                eprintln!("kosumi: --prior must be positive");
+                return ExitCode::from(2);
+            }
             let mut command = String::from("command: kosumi patterns train --games");
             for g in &games {
                 command.push_str(&format!(" {}", g.display()));
             }
             command.push_str(&format!(
-                " --out {} --holdout {holdout} --iterations {iterations} --min-count {min_count}",
+                " --out {} --holdout {holdout} --iterations {iterations} --min-count {min_count} --prior {prior}",
                 out.display()
             ));
             if !without.is_empty() {
@@ -269,6 +278,7 @@ fn run_patterns(action: PatternsAction) -> ExitCode {
                     iterations,
                     min_count,
                     without,
+                    prior,
                     header: vec![command],
                 },
             };

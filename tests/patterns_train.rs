@@ -24,6 +24,7 @@ fn options(iterations: usize) -> TrainOptions {
         iterations,
         min_count: 1,
         without: Vec::new(),
+        prior: 1.0,
         header: vec!["kosumi patterns, features v1".into(), "test".into()],
     }
 }
@@ -63,11 +64,11 @@ fn leaving_a_family_out_removes_its_features() {
     let recs = records();
     let mut log = |_: &str| {};
     let mut opts = options(2);
-    opts.without = vec![Family::Diamond, Family::DistPrev];
+    opts.without = vec![Family::Large, Family::DistPrev];
     let (t, s) = patterns::train(&recs, &opts, &mut log);
-    assert_eq!(t.count(Family::Diamond), 0);
+    assert_eq!(t.count(Family::Large), 0);
     assert_eq!(t.count(Family::DistPrev), 0);
-    assert_eq!(s.features[Family::Diamond as usize], 0);
+    assert_eq!(s.features[Family::Large as usize], 0);
     assert!(t.count(Family::Shape3) > 100);
 }
 
@@ -123,7 +124,7 @@ fn cli_train_then_eval() {
     );
     let report = String::from_utf8_lossy(&ev.stdout);
     assert!(report.contains("\n  19  "), "{report}");
-    assert!(report.contains("diamond"), "{report}");
+    assert!(report.contains("large"), "{report}");
     // A table that is no table is an error, not a panic.
     std::fs::write(&out, "capture\t0\t1\n").expect("write");
     let bad = Command::new(exe)

@@ -8,10 +8,10 @@
 //! # command: kosumi patterns train --games ... --out data/patterns.tsv
 //! # ...more comment lines...
 //! capture\t0\t3.12345e1
-//! diamond\t4a3c3a2b9d0b0ef1\t1.2e0
+//! large\tcdc307341e2ac055\t1.2e0
 //! ```
 //!
-//! Keys are decimal, but diamond codes are 16 hexadecimal digits. Gammas
+//! Keys are decimal, but large pattern codes are 16 hexadecimal digits. Gammas
 //! are written with six significant digits, so the file is the same bytes
 //! whenever the same command runs on the same corpus.
 
@@ -72,13 +72,13 @@ impl PatternTable {
         self.counts[family as usize]
     }
 
-    /// The largest diamond of `f` the table knows, as `(radius index, code)`.
-    pub fn diamond_of(&self, f: &MoveFeatures) -> Option<u64> {
-        f.diamonds
+    /// The code of the largest large pattern of `f` the table knows.
+    pub fn large_of(&self, f: &MoveFeatures) -> Option<u64> {
+        f.large
             .iter()
             .rev()
             .copied()
-            .find(|&d| d != 0 && self.gammas.contains_key(&(Family::Diamond, d)))
+            .find(|&d| d != 0 && self.gammas.contains_key(&(Family::Large, d)))
     }
 
     /// The gamma of each family for the move with features `f` (1 where the
@@ -86,8 +86,8 @@ impl PatternTable {
     pub fn move_gammas(&self, f: &MoveFeatures) -> [f32; N_FAMILIES] {
         let mut out = [1.0f32; N_FAMILIES];
         for fam in FAMILIES {
-            let key = if fam == Family::Diamond {
-                self.diamond_of(f)
+            let key = if fam == Family::Large {
+                self.large_of(f)
             } else {
                 f.get(fam).map(u64::from)
             };
@@ -112,7 +112,7 @@ impl PatternTable {
         let mut rows: Vec<(&(Family, u64), &f32)> = self.gammas.iter().collect();
         rows.sort_by_key(|(k, _)| **k);
         for ((fam, key), g) in rows {
-            if *fam == Family::Diamond {
+            if *fam == Family::Large {
                 let _ = writeln!(out, "{}\t{key:016x}\t{g:.5e}", fam.name());
             } else {
                 let _ = writeln!(out, "{}\t{key}\t{g:.5e}", fam.name());
@@ -152,7 +152,7 @@ impl PatternTable {
             }
             let fam = Family::from_name(cols[0])
                 .ok_or_else(|| bad(n, format!("unknown family '{}'", cols[0])))?;
-            let key = if fam == Family::Diamond {
+            let key = if fam == Family::Large {
                 u64::from_str_radix(cols[1], 16)
             } else {
                 cols[1].parse::<u64>()
@@ -194,11 +194,7 @@ mod tests {
             assert!(t.count(fam) > 0, "no {} feature", fam.name());
         }
         assert!(t.count(Family::Shape3) > 500, "{}", t.count(Family::Shape3));
-        assert!(
-            t.count(Family::Diamond) > 1000,
-            "{}",
-            t.count(Family::Diamond)
-        );
+        assert!(t.count(Family::Large) > 1000, "{}", t.count(Family::Large));
         // Trained, not flat: a capture that saves a chain beats a
         // self-atari of three stones by far.
         let save = t.gamma(Family::Capture, 1).expect("capture 1");
@@ -210,13 +206,13 @@ mod tests {
     fn text_round_trips() {
         let mut t = PatternTable::new(vec![format!("kosumi patterns, {FEATURE_VERSION}")]);
         t.insert(Family::Capture, 0, 30.5);
-        t.insert(Family::Diamond, 0x4a3c_3a2b_9d0b_0ef1, 0.125);
+        t.insert(Family::Large, 0x4a3c_3a2b_9d0b_0ef1, 0.125);
         t.insert(Family::Edge, 1, 0.5);
         let text = t.to_text();
         let back = PatternTable::parse(&text).expect("parse");
         assert_eq!(back.to_text(), text);
         assert_eq!(
-            back.gamma(Family::Diamond, 0x4a3c_3a2b_9d0b_0ef1),
+            back.gamma(Family::Large, 0x4a3c_3a2b_9d0b_0ef1),
             Some(0.125)
         );
         assert!(text

@@ -44,11 +44,12 @@ pub enum Family {
     /// plus 10 when that chain has two stones or more, plus 20 when it is
     /// the chain of the previous move.
     Press = 9,
-    /// The canonical 3x3 shape with atari bits ([`shape::shape3`]).
+    /// The canonical 3x3 shape with liberty bits and the cells of the two
+    /// previous moves marked ([`shape::shape3_with_moves`]).
     Shape3 = 10,
     /// The largest pattern (of [`shape::PATTERN_SIZES`]) the table knows
-    /// ([`shape::diamonds`]).
-    Diamond = 11,
+    /// ([`shape::large_patterns`]).
+    Large = 11,
 }
 
 /// Every family, in table order.
@@ -64,7 +65,7 @@ pub const FAMILIES: [Family; 12] = [
     Family::Libs,
     Family::Press,
     Family::Shape3,
-    Family::Diamond,
+    Family::Large,
 ];
 
 /// Number of families.
@@ -85,7 +86,7 @@ impl Family {
             Family::Libs => "libs",
             Family::Press => "press",
             Family::Shape3 => "shape3",
-            Family::Diamond => "diamond",
+            Family::Large => "large",
         }
     }
 
@@ -153,10 +154,10 @@ pub struct Position<'a> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveFeatures {
     /// One value per family ([`Family`] as index); `Diamond` is unused
-    /// here (see `diamonds`).
+    /// here (see `large`).
     pub values: [Option<u32>; N_FAMILIES],
     /// Large pattern codes, smallest first (all 0 for a pass).
-    pub diamonds: [u64; shape::LEVELS],
+    pub large: [u64; shape::LEVELS],
 }
 
 impl MoveFeatures {
@@ -210,12 +211,19 @@ pub fn extract(pos: &Position, mv: Move) -> MoveFeatures {
     if let Some(Move::Play(q)) = pos.last2 {
         f.set(Family::DistPrev2, distance(p, q));
     }
-    f.set(Family::Shape3, shape::shape3(b, me, p));
-    f.diamonds = shape::diamonds(b, me, p);
     let last = match pos.last {
         Some(Move::Play(q)) => Some(q),
         _ => None,
     };
+    let last2 = match pos.last2 {
+        Some(Move::Play(q)) => Some(q),
+        _ => None,
+    };
+    f.set(
+        Family::Shape3,
+        shape::shape3_with_moves(b, me, p, last, last2),
+    );
+    f.large = shape::large_patterns(b, me, p);
     let captures = capture_level(b, me, p, last);
     if let Some(level) = captures {
         f.set(Family::Capture, u32::from(level));

@@ -5,13 +5,14 @@
 //! every position the move played wins against all the other candidates.
 //! One step updates the features of one family, holding the rest:
 //!
-//! `gamma_i <- (W_i + 1) / (sum_j C_ij / E_j + 2 / (gamma_i + 1))`
+//! `gamma_i <- (W_i + k) / (sum_j C_ij / E_j + 2k / (gamma_i + 1))`
 //!
 //! where `W_i` counts the wins of teams with feature `i`, `E_j` is the total
 //! strength of the candidates of position `j` and `C_ij` the strength of the
 //! candidates of `j` holding `i`, divided by `gamma_i` (the strength of
-//! `i`'s teammates). The `+ 1` and `2 / (gamma_i + 1)` are the prior: one
-//! virtual win and one virtual loss against a gamma-1 opponent.
+//! `i`'s teammates). The `+ k` and `2k / (gamma_i + 1)` are the prior: `k`
+//! virtual wins and `k` virtual losses against a gamma-1 opponent (Coulom
+//! uses `k = 1`).
 //!
 //! Candidates are stored flat: feature ids in one `Vec<u32>`, the last id
 //! of each candidate marked by the top bit; positions hold an offset, a
@@ -141,12 +142,14 @@ pub struct FitReport {
 }
 
 /// Fits the gammas of every feature of `data` by `iterations` rounds of
-/// MM, one family at a time in the order of their numbers. `progress` is
-/// called after each iteration with its number and the mean
-/// log-likelihood measured during it.
+/// MM, one family at a time in the order of their numbers, with `prior`
+/// virtual wins and losses per feature. `progress` is called after each
+/// iteration with its number and the mean log-likelihood measured during
+/// it.
 pub fn fit(
     data: &Dataset,
     iterations: usize,
+    prior: f64,
     mut progress: impl FnMut(usize, f64),
 ) -> (Vec<f64>, FitReport) {
     let n = data.family.len();
@@ -204,7 +207,7 @@ pub fn fit(
             }
             for i in 0..n {
                 if data.family[i] == fam {
-                    gamma[i] = (wins[i] + 1.0) / (denom[i] + 2.0 / (gamma[i] + 1.0));
+                    gamma[i] = (wins[i] + prior) / (denom[i] + 2.0 * prior / (gamma[i] + 1.0));
                 }
             }
         }
@@ -279,7 +282,7 @@ mod tests {
             }
             assert!(data.end());
         }
-        let (gamma, report) = fit(&data, 40, |_, _| {});
+        let (gamma, report) = fit(&data, 40, 1.0, |_, _| {});
         // Family 0 is defined up to a common factor: compare ratios.
         let base = gamma[ids0[0] as usize];
         for (i, &t) in truth0.iter().enumerate() {

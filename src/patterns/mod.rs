@@ -1,11 +1,13 @@
 //! Learned move patterns: Bradley-Terry ratings of move features (Coulom,
 //! "Computing Elo Ratings of Move Patterns in the Game of Go", 2007).
 //!
-//! - [`shape`]: 3x3 codes with atari bits and diamond codes (radius 2 to
-//!   4), relative to the side to move and canonical under the 8 symmetries.
+//! - [`shape`]: 3x3 codes with the liberty status (one, two) of the
+//!   neighbouring chains, and large pattern codes (Coulom sizes 3 to 14),
+//!   relative to the side to move and canonical under the 8 symmetries.
 //! - [`features`]: the features of a candidate move (pass, capture, atari
 //!   escape with a ladder reader, atari, self-atari, distances to the two
-//!   previous moves, the line from the edge, the shapes).
+//!   previous moves, the lines from the edges, liberties after the move,
+//!   pressure on neighbouring chains, the shapes).
 //! - [`mm`]: the minorization-maximization fit.
 //! - [`data`]: the trained table's text format and the copy built into the
 //!   binary.
@@ -217,11 +219,13 @@ pub fn load_all(files: &[PathBuf], log: &mut dyn FnMut(&str)) -> Vec<Record> {
 pub struct TrainOptions {
     /// MM iterations (each updates every family once).
     pub iterations: usize,
-    /// A diamond enters the table when the move played has it at least
+    /// A large pattern enters the table when the move played has it at least
     /// this many times in the training games.
     pub min_count: u32,
     /// Families left out of the model (for ablations).
     pub without: Vec<Family>,
+    /// Virtual wins and losses against a gamma-1 opponent per feature.
+    pub prior: f64,
     /// Header lines for the table (the command, the corpus).
     pub header: Vec<String>,
 }
@@ -241,7 +245,7 @@ pub struct TrainSummary {
     pub log_likelihood: Vec<f64>,
 }
 
-/// Fits a table on `records`: harvests the diamonds of the moves played,
+/// Fits a table on `records`: harvests the large patterns of the moves played,
 /// builds every position's candidates (the legal points and the pass) with
 /// their features, and runs [`mm::fit`].
 pub fn train(
@@ -252,12 +256,12 @@ pub fn train(
     let use_family = |f: Family| !opts.without.contains(&f);
     // Diamonds of the moves played.
     let mut seen: FxHashMap<u64, u32> = FxHashMap::default();
-    if use_family(Family::Diamond) {
+    if use_family(Family::Large) {
         for r in records {
             r.for_each_position(|pos, mv| {
                 if let Move::Play(p) = mv {
                     if pos.board.is_empty(p) {
-                        for d in shape::diamonds(pos.board, pos.to_move, p) {
+                        for d in shape::large_patterns(pos.board, pos.to_move, p) {
                             *seen.entry(d).or_insert(0) += 1;
                         }
                     }
@@ -271,7 +275,7 @@ pub fn train(
         .map(|(&d, _)| d)
         .collect();
     log(&format!(
-        "diamonds: {} distinct at the moves played, {} seen at least {} times",
+        "large patterns: {} distinct at the moves played, {} seen at least {} times",
         seen.len(),
         dict.len(),
         opts.min_count
@@ -299,8 +303,8 @@ pub fn train(
                     if !use_family(fam) {
                         continue;
                     }
-                    let key = if fam == Family::Diamond {
-                        f.diamonds.iter().rev().copied().find(|d| dict.contains(d))
+                    let key = if fam == Family::Large {
+                        f.large.iter().rev().copied().find(|d| dict.contains(d))
                     } else {
                         f.get(fam).map(u64::from)
                     };
@@ -343,7 +347,7 @@ pub fn train(
         summary.candidates,
         data.features()
     ));
-    let (gamma, report) = mm::fit(&data, opts.iterations, |it, ll| {
+    let (gamma, report) = mm::fit(&data, opts.iterations, opts.prior, |it, ll| {
         log(&format!("iteration {it}: mean log-likelihood {ll:.4}"));
     });
     summary.log_likelihood = report.log_likelihood;
@@ -412,11 +416,12 @@ pub fn train_command(
         moves
     ));
     header.push(format!(
-        "fit: {} positions, {} candidates, {} iterations, min-count {}, without [{}]",
+        "fit: {} positions, {} candidates, {} iterations, min-count {}, prior {}, without [{}]",
         summary.positions,
         summary.candidates,
         opts.iterations,
         opts.min_count,
+        opts.prior,
         opts.without
             .iter()
             .map(|f| f.name())
@@ -440,7 +445,7 @@ pub fn train_command(
                 .collect::<Vec<_>>()
                 .join(", "),
     );
-    header.push("columns: family, key (diamonds in hex), gamma".into());
+    header.push("columns: family, key (large patterns in hex), gamma".into());
     table.header = header;
     Ok((table, summary))
 }

@@ -1,5 +1,5 @@
-//! Shape codes around a point: the 3x3 square with the atari status of the
-//! four orthogonal neighbours, and larger patterns (the points within a
+//! Shape codes around a point: the 3x3 square with the liberty status (one,
+//! two, more) of the four orthogonal neighbours, and larger patterns (the points within a
 //! distance of 3 to 14 in Coulom's measure `dx + dy + max(dx, dy)`: from
 //! the 3x3 square to roughly a diamond of radius 7). Both are read relative to the side to move (own,
 //! opponent), so a shape and its colour-swapped twin with the other side to
@@ -126,6 +126,12 @@ fn square_perms() -> &'static [[usize; 8]; 8] {
 /// A raw 3x3 code under the transform given by `perm`.
 fn transform_shape3(code: u32, perm: &[usize; 8]) -> u32 {
     let mut out = 0u32;
+    for shift in [SHAPE3_BITS, SHAPE3_BITS + 4] {
+        let marker = (code >> shift) & 15;
+        if marker != 0 {
+            out |= (perm[marker as usize - 1] as u32 + 1) << shift;
+        }
+    }
     for (i, &to) in perm.iter().enumerate() {
         let (from_shift, mask) = cell_slot(i);
         let cell = (code >> from_shift) & mask;
@@ -137,7 +143,7 @@ fn transform_shape3(code: u32, perm: &[usize; 8]) -> u32 {
 /// Swaps own and opponent in a raw 3x3 code (the same cells seen by the
 /// other side).
 pub fn swap_shape3(code: u32) -> u32 {
-    let mut out = 0u32;
+    let mut out = code & (255 << SHAPE3_BITS);
     for i in 0..8 {
         let (shift, mask) = cell_slot(i);
         let cell = (code >> shift) & mask;
@@ -159,6 +165,36 @@ pub fn canonical_shape3(raw: u32) -> u32 {
         .map(|p| transform_shape3(raw, p))
         .min()
         .expect("8 transforms")
+}
+
+/// The canonical 3x3 code around the empty point `p` for the side to move,
+/// with the cell of the previous move `last` marked (4 bits above the
+/// [`SHAPE3_BITS`]: 0 when `last` is not one of the 8 cells, else its
+/// index in the square plus 1).
+pub fn shape3_with_last(board: &Board, me: Color, p: Point, last: Option<Point>) -> u32 {
+    shape3_with_moves(board, me, p, last, None)
+}
+
+/// As [`shape3_with_last`], with the cell of the move before the previous
+/// one marked too (the next 4 bits).
+pub fn shape3_with_moves(
+    board: &Board,
+    me: Color,
+    p: Point,
+    last: Option<Point>,
+    last2: Option<Point>,
+) -> u32 {
+    let mut raw = shape3_raw(board, me, p);
+    for (q, shift) in [(last, SHAPE3_BITS), (last2, SHAPE3_BITS + 4)] {
+        let Some(q) = q else {
+            continue;
+        };
+        let (dx, dy) = (q.x() as i32 - p.x() as i32, q.y() as i32 - p.y() as i32);
+        if let Some(i) = SQUARE.iter().position(|&o| o == (dx, dy)) {
+            raw |= (i as u32 + 1) << shift;
+        }
+    }
+    canonical_shape3(raw)
 }
 
 /// The canonical 3x3 code around the empty point `p` for the side to move.
@@ -236,7 +272,7 @@ fn geometry() -> &'static Geometry {
 /// the side to move, one per size of [`PATTERN_SIZES`] (smallest first).
 /// The size's index is in the top 4 bits of each code, so codes of
 /// different sizes never meet, and no code is 0.
-pub fn diamonds(board: &Board, me: Color, p: Point) -> [u64; LEVELS] {
+pub fn large_patterns(board: &Board, me: Color, p: Point) -> [u64; LEVELS] {
     let g = geometry();
     let (x, y) = (p.x() as i32, p.y() as i32);
     let mut states = [0u8; 256];
@@ -319,22 +355,26 @@ mod tests {
         let mut distinct = std::collections::BTreeSet::new();
         for p in b.points().filter(|&p| b.is_empty(p)) {
             let s = shape3(&b, Color::Black, p);
-            let d = diamonds(&b, Color::Black, p);
+            let d = large_patterns(&b, Color::Black, p);
             distinct.insert(d[LEVELS - 1]);
             for t in 0..8 {
                 let bt = transformed(&b, t);
                 let q = transform_point(p, n, t);
                 assert_eq!(shape3(&bt, Color::Black, q), s, "3x3 at {p:?}, t {t}");
-                assert_eq!(diamonds(&bt, Color::Black, q), d, "diamond at {p:?}, t {t}");
+                assert_eq!(
+                    large_patterns(&bt, Color::Black, q),
+                    d,
+                    "large at {p:?}, t {t}"
+                );
                 let sw = swapped(&bt);
                 assert_eq!(shape3(&sw, Color::White, q), s, "swap 3x3 {p:?} t {t}");
-                assert_eq!(diamonds(&sw, Color::White, q), d, "swap diamond {p:?}");
+                assert_eq!(large_patterns(&sw, Color::White, q), d, "swap large {p:?}");
             }
         }
         // The codes still tell shapes apart.
         assert!(
             distinct.len() > 10,
-            "only {} distinct diamonds",
+            "only {} distinct large patterns",
             distinct.len()
         );
     }
@@ -381,9 +421,31 @@ mod tests {
     }
 
     #[test]
-    fn diamond_radii_nest_and_codes_are_pinned() {
+    fn previous_move_marker_follows_the_symmetries() {
+        let b = Board::new(9).expect("size");
+        let p = Point::new(4, 4);
+        let north = shape3_with_last(&b, Color::Black, p, Some(Point::new(4, 3)));
+        let east = shape3_with_last(&b, Color::Black, p, Some(Point::new(5, 4)));
+        let diag = shape3_with_last(&b, Color::Black, p, Some(Point::new(5, 5)));
+        let far = shape3_with_last(&b, Color::Black, p, Some(Point::new(0, 0)));
+        assert_eq!(north, east);
+        assert_ne!(north, diag);
+        assert_eq!(far, shape3(&b, Color::Black, p));
+        assert_ne!(north, far);
+        // Both previous moves: the pair's geometry counts, not its turn.
+        let (n, e, s) = (Point::new(4, 3), Point::new(5, 4), Point::new(4, 5));
+        let ne = shape3_with_moves(&b, Color::Black, p, Some(n), Some(e));
+        let en = shape3_with_moves(&b, Color::Black, p, Some(e), Some(n));
+        let ns = shape3_with_moves(&b, Color::Black, p, Some(n), Some(s));
+        assert_eq!(ne, en);
+        assert_ne!(ne, ns);
+        assert_ne!(ne, north);
+    }
+
+    #[test]
+    fn pattern_sizes_nest_and_codes_are_pinned() {
         let b = Board::new(19).expect("size");
-        let d = diamonds(&b, Color::Black, Point::new(9, 9));
+        let d = large_patterns(&b, Color::Black, Point::new(9, 9));
         for (i, code) in d.iter().enumerate() {
             assert_eq!(code >> 60, i as u64 + 1);
         }
