@@ -39,7 +39,7 @@ fn playouts(c: &mut Criterion) {
 /// (no passes), so the history holds 301 positions.
 fn game_with_history(moves: usize) -> Game {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
-    let mut g = Game::new(19, Rules::CHINESE, 7.5).unwrap();
+    let mut g = Game::new(19, Rules::CHINESE, kosumi::Komi::default()).unwrap();
     while g.moves().len() < moves {
         let c = g.to_move();
         let legal: Vec<Move> = g

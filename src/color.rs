@@ -1,5 +1,6 @@
 //! Stone colours and their text forms.
 
+use crate::text::clip;
 use std::fmt;
 use std::str::FromStr;
 
@@ -66,12 +67,6 @@ impl fmt::Display for ColorParseError {
 }
 
 impl std::error::Error for ColorParseError {}
-
-/// At most 40 characters of outside text, for quoting it in an error
-/// message without echoing a whole hostile line.
-pub(crate) fn clip(s: &str) -> String {
-    s.chars().take(40).collect()
-}
 
 impl FromStr for Color {
     type Err = ColorParseError;

@@ -20,6 +20,7 @@
 
 use crate::board::{Board, IllegalMove, SizeError};
 use crate::color::Color;
+use crate::komi::Komi;
 use crate::point::{Move, Point};
 use crate::rules::{KoRule, Rules};
 use crate::score::{area_score, AreaScore};
@@ -95,7 +96,7 @@ pub struct Game {
     start_to_move: Color,
     to_move: Color,
     rules: Rules,
-    komi: f32,
+    komi: Komi,
     moves: Vec<PlayedMove>,
     history: Vec<HistoryEntry>,
     positional: FxHashSet<u64>,
@@ -107,7 +108,7 @@ impl Game {
     ///
     /// # Errors
     /// [`SizeError`] unless `size` is in 2..=25.
-    pub fn new(size: usize, rules: Rules, komi: f32) -> Result<Game, SizeError> {
+    pub fn new(size: usize, rules: Rules, komi: Komi) -> Result<Game, SizeError> {
         Ok(Game::from_position(
             Board::new(size)?,
             Color::Black,
@@ -118,7 +119,7 @@ impl Game {
 
     /// A game starting from `board` (setup stones) with `to_move` to play.
     /// The start position is the first entry of the superko history.
-    pub fn from_position(board: Board, to_move: Color, rules: Rules, komi: f32) -> Game {
+    pub fn from_position(board: Board, to_move: Color, rules: Rules, komi: Komi) -> Game {
         let mut g = Game {
             start: board.clone(),
             board,
@@ -188,12 +189,12 @@ impl Game {
     }
 
     /// Komi (points added to White's score).
-    pub fn komi(&self) -> f32 {
+    pub fn komi(&self) -> Komi {
         self.komi
     }
 
-    /// Sets komi.
-    pub fn set_komi(&mut self, komi: f32) {
+    /// Sets komi (checked by [`Komi`]: finite, at most 1000 either way).
+    pub fn set_komi(&mut self, komi: Komi) {
         self.komi = komi;
     }
 
@@ -398,7 +399,7 @@ impl Game {
     /// The Tromp-Taylor area score with this game's komi, after removing the
     /// stones on `dead`.
     pub fn area_score(&self, dead: &[Point]) -> AreaScore {
-        area_score(&self.board, self.komi, dead)
+        area_score(&self.board, self.komi.get(), dead)
     }
 
     /// Replaces the start position with stones added, for handicap and setup
@@ -568,7 +569,7 @@ mod tests {
 
     #[test]
     fn pass_is_always_legal_and_undo_restores() {
-        let mut g = Game::new(5, Rules::default(), 7.5).unwrap();
+        let mut g = Game::new(5, Rules::default(), Komi::default()).unwrap();
         g.play(Color::Black, Move::Pass).unwrap();
         g.play(Color::White, Move::Play(Point::new(2, 2))).unwrap();
         assert_eq!(g.to_move(), Color::Black);

@@ -2,6 +2,7 @@
 //!
 //! Modules, lowest layer first; a module uses only modules above it here:
 //!
+//! - [`text`]: helpers for outside text in messages (`clip`).
 //! - [`color`]: `Color` and its text forms.
 //! - [`point`]: `Point`, `Move`, board geometry for sizes 2..=25, GTP vertex
 //!   and SGF coordinate text.
@@ -10,16 +11,18 @@
 //!   simple ko, incremental hash, `check_invariants`.
 //! - [`rules`]: ko rule, suicide, named presets.
 //! - [`score`]: area (Tromp-Taylor) scoring and result text.
+//! - [`komi`]: `Komi`, parsed and checked in one place.
 //! - [`game`]: `Game` with the superko history, undo, handicap.
 //! - [`sgf`]: SGF text to trees and back (charsets, escapes, variations,
 //!   leniencies and strict mode), trees to `Game`s and back.
 //! - [`patterns`]: learned move patterns: shape codes, move features,
 //!   the Bradley-Terry (MM) trainer, the built-in table, move prediction.
-//! - [`playout`]: the uniform random playout and its benchmark.
+//! - [`playout`]: the uniform benchmark playout and `bench`, the search's
+//!   playout policy and priors with their settings, the random draws.
 //! - [`clock`]: time settings and clock state as controllers report them.
 //! - [`player`]: the `Player` trait, the random player, Monte-Carlo
 //!   ownership.
-//! - [`mcts`]: the Monte-Carlo tree search player: tree, playout policy,
+//! - [`mcts`]: the Monte-Carlo tree search player: tree, selection,
 //!   threads, time control, analysis snapshots.
 //! - [`gtp`]: the GTP v2 engine: line preprocessing, one command table,
 //!   the engine as a line-to-response function, the stdin/stdout loop.
@@ -28,6 +31,7 @@
 //! - [`play`]: games between our players and outside GTP engines (the
 //!   client side of GTP), with faults recorded; matches; deterministic,
 //!   shardable self-play and its summaries.
+//! - [`regress`]: GTP regression suites (`.tst` files) against any engine.
 #![deny(missing_docs)]
 
 pub mod board;
@@ -35,21 +39,25 @@ pub mod clock;
 pub mod color;
 pub mod game;
 pub mod gtp;
+pub mod komi;
 pub mod mcts;
 pub mod patterns;
 pub mod play;
 pub mod player;
 pub mod playout;
 pub mod point;
+pub mod regress;
 pub mod rules;
 pub mod score;
 pub mod sgf;
 pub mod sprt;
 pub mod stats;
+pub mod text;
 pub mod zobrist;
 
 pub use board::{Board, IllegalMove};
 pub use color::Color;
 pub use game::Game;
+pub use komi::Komi;
 pub use point::{Move, Point};
 pub use rules::{KoRule, Rules};

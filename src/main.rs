@@ -20,9 +20,9 @@ struct GtpArgs {
     /// Rules: chinese, japanese, aga, new_zealand, tromp-taylor.
     #[arg(long, default_value = "chinese", value_parser = |s: &str| s.parse::<kosumi::Rules>().map_err(|e| e.to_string()))]
     rules: kosumi::Rules,
-    /// Komi.
-    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
-    komi: f32,
+    /// Komi (finite, at most 1000 either way).
+    #[arg(long, default_value = "7.5", allow_negative_numbers = true, value_parser = parse_komi)]
+    komi: kosumi::Komi,
     /// Board size at start.
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u64).range(2..=25))]
     size: u64,
@@ -58,14 +58,27 @@ struct GtpArgs {
     /// Log more to stderr.
     #[arg(long)]
     verbose: bool,
+    /// Answer `version` with TEXT instead of Kosumi's version (as KataGo's
+    /// -override-version), for a GUI that reads the version as another
+    /// engine's: Lizzie warns unless a non-KataGo engine's version is 0.15
+    /// or later. `name` still answers Kosumi.
+    #[arg(long, value_name = "TEXT")]
+    override_version: Option<String>,
 }
 
 fn run_gtp(a: GtpArgs) -> ExitCode {
-    if !a.komi.is_finite()
-        || a.time.is_some_and(|t| !t.is_finite() || t <= 0.0)
+    if a.time.is_some_and(|t| !t.is_finite() || t <= 0.0)
         || !(a.dyn_komi.is_finite() && (0.0..=100.0).contains(&a.dyn_komi))
     {
-        eprintln!("kosumi: invalid --komi, --time or --dyn-komi");
+        eprintln!("kosumi: invalid --time or --dyn-komi");
+        return ExitCode::from(2);
+    }
+    // One token of printable ASCII: it goes into a response line as it is.
+    if a.override_version
+        .as_deref()
+        .is_some_and(|v| v.is_empty() || !v.bytes().all(|b| b.is_ascii_graphic() && b != b'#'))
+    {
+        eprintln!("kosumi: --override-version takes printable ASCII without spaces or '#'");
         return ExitCode::from(2);
     }
     let threads = a.threads.map_or_else(
@@ -82,6 +95,7 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         time: a.time,
         verbose: a.verbose,
         ponder: a.ponder,
+        version: a.override_version,
     };
     let mut engine = if a.player == "random" {
         kosumi::gtp::Engine::with_random_player(config)
@@ -185,6 +199,10 @@ enum Command {
     /// Plays Kosumi against an outside GTP engine, colours alternating,
     /// and prints Kosumi's win rate.
     Match(MatchArgs),
+    /// Runs GTP regression suites (`.tst` files, GNU Go / gogui-regress
+    /// format) against Kosumi or any GTP engine; exit status 1 if a test
+    /// failed unexpectedly.
+    Regress(RegressArgs),
     /// Learned move patterns: `patterns train` fits Bradley-Terry ratings
     /// of move features on game records, `patterns eval` measures move
     /// prediction on the held-out records.
@@ -336,6 +354,31 @@ fn run_patterns(action: PatternsAction) -> ExitCode {
     }
 }
 
+#[derive(Args)]
+struct RegressArgs {
+    /// The `.tst` files; each runs with its folder as working directory.
+    #[arg(required = true, value_name = "FILE.tst")]
+    files: Vec<std::path::PathBuf>,
+    /// The engine's command line, e.g. 'gnugo --mode gtp' (default: this
+    /// Kosumi, `kosumi gtp` with the engine options given here).
+    #[arg(long, value_name = "CMD")]
+    engine: Option<String>,
+    /// Engine processes at once: suites in parallel, or pieces of a suite
+    /// each started with the suite's state replayed.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    jobs: u64,
+    /// Seconds a command may take before the engine counts as hung (it is
+    /// then killed, the test fails and the engine is restarted).
+    #[arg(long, default_value_t = 300.0, value_name = "SECONDS")]
+    timeout: f64,
+    /// Print the results as one JSON line.
+    #[arg(long)]
+    json: bool,
+    /// Options of Kosumi's own engine (ignored with --engine).
+    #[command(flatten)]
+    gtp: GtpArgs,
+}
+
 /// Settings shared by `selfplay` and `match`.
 #[derive(Args, Clone)]
 struct GameArgs {
@@ -345,9 +388,9 @@ struct GameArgs {
     /// Board size.
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u64).range(2..=25))]
     size: u64,
-    /// Komi.
-    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
-    komi: f32,
+    /// Komi (finite, at most 1000 either way).
+    #[arg(long, default_value = "7.5", allow_negative_numbers = true, value_parser = parse_komi)]
+    komi: kosumi::Komi,
     /// Rules: chinese, japanese, aga, new_zealand, tromp-taylor.
     #[arg(long, default_value = "chinese", value_parser = parse_rules)]
     rules: kosumi::Rules,
@@ -444,6 +487,10 @@ fn parse_rules(s: &str) -> Result<kosumi::Rules, String> {
     kosumi::Rules::preset(s).map_err(|e| e.to_string())
 }
 
+fn parse_komi(s: &str) -> Result<kosumi::Komi, String> {
+    kosumi::Komi::parse(s).map_err(|e| e.to_string())
+}
+
 fn parse_shard(s: &str) -> Result<kosumi::play::selfplay::Shard, String> {
     s.parse()
 }
@@ -482,11 +529,9 @@ fn progress_bar(len: usize) -> indicatif::ProgressBar {
     pb
 }
 
-/// Checks the numbers clap cannot: komi and time must be finite.
+/// Checks the numbers clap cannot: time and dynamic komi (komi is a
+/// [`kosumi::Komi`], checked when parsed).
 fn check_game_args(g: &GameArgs) -> Result<(), String> {
-    if !g.komi.is_finite() || g.komi.abs() > 1000.0 {
-        return Err(format!("--komi {} is not a usable komi", g.komi));
-    }
     if let Some(t) = g.time {
         if !(t.is_finite() && t > 0.0) {
             return Err(format!("--time {t} is not a positive number of seconds"));
@@ -667,6 +712,126 @@ fn run_match(a: MatchArgs) -> ExitCode {
     }
 }
 
+/// The options of `kosumi gtp` that `a` holds, as command-line words.
+fn gtp_words(a: &GtpArgs) -> Vec<String> {
+    let mut w = vec![
+        "gtp".to_string(),
+        format!("--rules={}", a.rules),
+        format!("--komi={}", a.komi),
+        format!("--size={}", a.size),
+        format!("--dyn-komi={}", a.dyn_komi),
+        format!("--player={}", a.player),
+        format!("--seed={}", a.seed),
+    ];
+    if let Some(t) = a.threads {
+        w.push(format!("--threads={t}"));
+    }
+    if let Some(p) = a.playouts {
+        w.push(format!("--playouts={p}"));
+    }
+    if let Some(t) = a.time {
+        w.push(format!("--time={t}"));
+    }
+    if let Some(m) = a.max_memory {
+        w.push(format!("--max-memory={m}"));
+    }
+    for (on, flag) in [
+        (a.no_resign, "--no-resign"),
+        (a.ponder, "--ponder"),
+        (a.verbose, "--verbose"),
+    ] {
+        if on {
+            w.push(flag.to_string());
+        }
+    }
+    w
+}
+
+/// `word` quoted for `play::client::split_command_line`.
+fn shell_quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+fn run_regress(a: RegressArgs) -> ExitCode {
+    use kosumi::regress;
+    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
+        eprintln!("kosumi regress: --timeout must be a positive number of seconds");
+        return ExitCode::from(2);
+    }
+    let engine = match a.engine {
+        Some(e) => e,
+        None => {
+            let exe = match std::env::current_exe() {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("kosumi regress: cannot find this program: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let mut words = vec![shell_quote(&exe.to_string_lossy())];
+            words.extend(gtp_words(&a.gtp).iter().map(|w| shell_quote(w)));
+            words.join(" ")
+        }
+    };
+    let mut suites = Vec::new();
+    for f in &a.files {
+        match regress::suite::read_suite(f) {
+            Ok(s) => suites.push(s),
+            Err(e) => {
+                eprintln!("kosumi regress: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let cfg = regress::run::RunConfig {
+        engine,
+        timeout: std::time::Duration::from_secs_f64(a.timeout),
+        jobs: a.jobs as usize,
+    };
+    install_ctrlc();
+    let tests: usize = suites.iter().map(|s| s.tests()).sum();
+    let pb = progress_bar(tests);
+    pb.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} tests  {msg}  eta {eta}",
+        )
+        .expect("constant template")
+        .progress_chars("=> "),
+    );
+    let failed = std::sync::atomic::AtomicUsize::new(0);
+    let result = regress::run::run_suites(&suites, &cfg, &STOP, &|t| {
+        if t.outcome.is_unexpected_failure() {
+            failed.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        pb.inc(1);
+        pb.set_message(format!(
+            "{} unexpected failures",
+            failed.load(std::sync::atomic::Ordering::SeqCst)
+        ));
+    });
+    pb.finish_and_clear();
+    match result {
+        Ok(results) => {
+            if a.json {
+                println!("{}", regress::report::json(&results));
+            } else {
+                println!("{}", regress::report::text(&results));
+            }
+            if STOP.load(std::sync::atomic::Ordering::SeqCst) {
+                ExitCode::from(130)
+            } else if regress::report::all_ok(&results) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("kosumi regress: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// 130 after a Ctrl-C (the summary covers the finished games), else 0.
 fn finish_code() -> ExitCode {
     if STOP.load(std::sync::atomic::Ordering::SeqCst) {
@@ -712,7 +877,7 @@ fn main() -> ExitCode {
             let game = if position == "middle" {
                 kosumi::mcts::middle_game(size, 0.4, seed)
             } else {
-                kosumi::Game::new(size, kosumi::Rules::default(), 7.5).ok()
+                kosumi::Game::new(size, kosumi::Rules::default(), kosumi::Komi::default()).ok()
             };
             let Some(game) = game else {
                 eprintln!("kosumi: cannot set up a {size}x{size} {position} position");
@@ -790,6 +955,7 @@ fn main() -> ExitCode {
         },
         Some(Command::Match(a)) => run_match(a),
         Some(Command::Patterns { action }) => run_patterns(action),
+        Some(Command::Regress(a)) => run_regress(a),
         None => run_gtp(cli.gtp),
     }
 }

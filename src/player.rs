@@ -113,6 +113,14 @@ pub struct CandidateInfo {
     pub order: usize,
     /// Principal variation from this move (most visited child each step).
     pub pv: Vec<Move>,
+    /// Visits of each node of the PV (the first is `visits`).
+    pub pv_visits: Vec<u32>,
+    /// Mean final score of the playouts through the move, as the lead of
+    /// the side to move at the root (komi included; the real komi even
+    /// where the search plays with dynamic komi).
+    pub score_lead: f32,
+    /// Standard deviation of those final scores.
+    pub score_stdev: f32,
 }
 
 /// A snapshot of the search at the root, for analysis output.
@@ -128,19 +136,106 @@ pub struct Analysis {
     pub winrate: f32,
     /// Mean playout score margin for the side to move, komi included.
     pub score_lead: f32,
+    /// Win rate at the root for the side to move: the wins of all root
+    /// moves over their visits.
+    pub root_winrate: f32,
+    /// Mean final score of every playout through the root (reused subtrees
+    /// included), as the lead of the side to move, komi included.
+    pub root_score_lead: f32,
+    /// Standard deviation of those final scores.
+    pub root_score_stdev: f32,
     /// Root moves with at least one visit, best first.
     pub candidates: Vec<CandidateInfo>,
+    /// Root moves the search may play but has not visited yet, highest
+    /// prior first (for KataGo's `minmoves`): zero visits, the root's score
+    /// lead and the prior's win rate.
+    pub unvisited: Vec<CandidateInfo>,
     /// Ownership per on-board point, row by row from the top: +1 Black's,
     /// -1 White's (empty before any playout).
     pub ownership: Vec<f32>,
+}
+
+/// KataGo's `avoid` and `allow` lists: moves a search may not consider for
+/// one colour until a depth (in plies from the root, which is depth 0).
+/// The default filters nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveFilter {
+    /// Per colour (Black, White): for each point index, and the pass at
+    /// index [`ARRAY_LEN`], the depth from which the move is allowed again
+    /// (0: always allowed). Empty when the colour has no list.
+    until: [Vec<u16>; 2],
+}
+
+fn side(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+fn slot(mv: Move) -> usize {
+    match mv {
+        Move::Pass => ARRAY_LEN,
+        Move::Play(p) => p.index(),
+    }
+}
+
+impl MoveFilter {
+    /// Whether no move of either colour is filtered.
+    pub fn is_empty(&self) -> bool {
+        self.until.iter().all(Vec::is_empty)
+    }
+
+    fn table(&mut self, color: Color) -> &mut Vec<u16> {
+        let t = &mut self.until[side(color)];
+        if t.is_empty() {
+            t.resize(ARRAY_LEN + 1, 0);
+        }
+        t
+    }
+
+    /// `avoid COLOR MOVES UNTIL`: `color` may not play `moves` at depths
+    /// below `until`.
+    pub fn avoid(&mut self, color: Color, moves: &[Move], until: u16) {
+        let t = self.table(color);
+        for &m in moves {
+            t[slot(m)] = until;
+        }
+    }
+
+    /// `allow COLOR MOVES UNTIL`: below depth `until`, `color` may play
+    /// only `moves` (the pass included only when listed).
+    pub fn allow_only(&mut self, color: Color, moves: &[Move], until: u16) {
+        let t = self.table(color);
+        t.fill(until);
+        for &m in moves {
+            t[slot(m)] = 0;
+        }
+    }
+
+    /// Whether `color` may not play `mv` at `depth` plies below the root.
+    #[inline]
+    pub fn forbids(&self, color: Color, mv: Move, depth: usize) -> bool {
+        self.forbids_slot(color, slot(mv), depth)
+    }
+
+    /// [`MoveFilter::forbids`] by slot: a point index, or [`ARRAY_LEN`] for
+    /// the pass.
+    #[inline]
+    pub fn forbids_slot(&self, color: Color, slot: usize, depth: usize) -> bool {
+        let t = &self.until[side(color)];
+        !t.is_empty() && depth < t[slot] as usize
+    }
 }
 
 /// What a player that can show its thinking offers a controller (GTP's
 /// analysis commands, pondering and dead-stone lists).
 pub trait Analyzer {
     /// Searches `game` for `color` with at most `playouts` playouts (no
-    /// limit when `None`) or until `stop` is set, calling `on_update` with a
-    /// snapshot about every `interval`; returns the final snapshot.
+    /// limit when `None`) or until `stop` is set, never considering the
+    /// moves `filter` forbids, calling `on_update` with a snapshot about
+    /// every `interval`; returns the final snapshot.
+    #[allow(clippy::too_many_arguments)]
     fn analyze(
         &mut self,
         game: &Game,
@@ -148,15 +243,18 @@ pub trait Analyzer {
         playouts: Option<u64>,
         stop: Option<&AtomicBool>,
         interval: Duration,
+        filter: &MoveFilter,
         on_update: &mut dyn FnMut(&Analysis),
     ) -> Analysis;
 
     /// [`Player::genmove`] with live analysis: `on_update` gets a snapshot
-    /// about every `interval` while the search runs.
+    /// about every `interval` while the search runs; the moves `filter`
+    /// forbids are neither searched nor chosen.
     fn genmove_analyze(
         &mut self,
         req: &GenmoveRequest<'_>,
         interval: Duration,
+        filter: &MoveFilter,
         on_update: &mut dyn FnMut(&Analysis),
     ) -> Decision;
 
@@ -237,7 +335,7 @@ mod tests {
 
     #[test]
     fn random_player_plays_legal_moves_until_both_pass() {
-        let mut game = Game::new(5, Rules::default(), 7.5).unwrap();
+        let mut game = Game::new(5, Rules::default(), crate::komi::Komi::default()).unwrap();
         let mut p = RandomPlayer::new(7);
         let clock = Clock::default();
         let mut n = 0;
@@ -260,6 +358,32 @@ mod tests {
     }
 
     #[test]
+    fn move_filters_count_depth_from_the_root_per_colour() {
+        let d4 = Move::Play(Point::new(3, 3));
+        let e5 = Move::Play(Point::new(4, 4));
+        let mut f = MoveFilter::default();
+        assert!(f.is_empty());
+        assert!(!f.forbids(Color::Black, d4, 0));
+        f.avoid(Color::Black, &[d4], 3);
+        assert!(!f.is_empty());
+        // Depths 0, 1, 2 are below 3; White is not concerned.
+        assert!(f.forbids(Color::Black, d4, 0));
+        assert!(f.forbids(Color::Black, d4, 2));
+        assert!(!f.forbids(Color::Black, d4, 3));
+        assert!(!f.forbids(Color::Black, e5, 0));
+        assert!(!f.forbids(Color::White, d4, 0));
+        // allow: everything else, the pass included, until depth 1.
+        f.allow_only(Color::White, &[e5], 1);
+        assert!(f.forbids(Color::White, d4, 0));
+        assert!(f.forbids(Color::White, Move::Pass, 0));
+        assert!(!f.forbids(Color::White, e5, 0));
+        assert!(!f.forbids(Color::White, d4, 1));
+        f.allow_only(Color::Black, &[Move::Pass], 2);
+        assert!(!f.forbids(Color::Black, Move::Pass, 0));
+        assert!(f.forbids(Color::Black, e5, 1));
+    }
+
+    #[test]
     fn ownership_of_a_settled_board() {
         let b = Board::from_diagram(
             "
@@ -269,7 +393,12 @@ mod tests {
             . X O O",
         )
         .unwrap();
-        let game = Game::from_position(b, Color::Black, Rules::default(), 0.5);
+        let game = Game::from_position(
+            b,
+            Color::Black,
+            Rules::default(),
+            crate::komi::Komi::new(0.5).unwrap(),
+        );
         let own = mc_ownership(&game, 20, 3);
         assert_eq!(own[0], 1.0);
         assert_eq!(own[2], -1.0);

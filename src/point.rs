@@ -8,7 +8,7 @@
 //! indices. A [`Point`] therefore means the same intersection on every board
 //! size; only its validity depends on the size.
 
-use crate::color::clip;
+use crate::text::clip;
 use std::fmt;
 
 /// The smallest board size supported.

@@ -5,7 +5,7 @@
 //! always area scoring ([`crate::score`]); the Japanese preset differs only
 //! in its ko rule, as on KGS with engines.
 
-use crate::color::clip;
+use crate::text::clip;
 use std::fmt;
 use std::str::FromStr;
 

@@ -52,10 +52,10 @@ impl fmt::Display for SprtConfigError {
             SprtConfigError::Shape(s) => write!(
                 f,
                 "expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, got '{}'",
-                crate::color::clip(s)
+                crate::text::clip(s)
             ),
             SprtConfigError::Number(s) => {
-                write!(f, "'{}' is not a finite number", crate::color::clip(s))
+                write!(f, "'{}' is not a finite number", crate::text::clip(s))
             }
             SprtConfigError::Elo => {
                 write!(f, "ELO1 must be above ELO0, both within -1000..1000")

@@ -17,6 +17,11 @@ fn board(diagram: &str) -> Board {
     b
 }
 
+/// Komi 0.5, the komi of every game here.
+fn half() -> kosumi::Komi {
+    kosumi::Komi::new(0.5).unwrap()
+}
+
 fn pt(b: &Board, vertex: &str) -> Point {
     match parse_gtp_move(vertex, b.size()) {
         Ok(Move::Play(p)) => p,
@@ -236,7 +241,7 @@ fn single_stone_suicide_is_never_legal() {
             ),
             White,
             rules,
-            0.5,
+            half(),
         );
         let a3 = Move::Play(Point::new(0, 0));
         assert_eq!(g.check(White, a3), Err(IllegalMove::Suicide), "{rules}");
@@ -276,7 +281,7 @@ fn multi_stone_suicide_only_when_allowed() {
     assert_eq!(b.ko(), None);
 
     for (name, rules) in Rules::PRESETS {
-        let g = Game::from_position(board(diagram), White, rules, 0.5);
+        let g = Game::from_position(board(diagram), White, rules, half());
         let b3 = Move::Play(Point::new(1, 0));
         let want = if rules.suicide {
             Ok(())
@@ -315,7 +320,7 @@ fn simple_ko_recapture_refused_then_allowed() {
     // The same in a game, under every ko rule.
     for ko in [KoRule::Simple, KoRule::Situational, KoRule::Positional] {
         let rules = Rules { ko, suicide: false };
-        let mut g = Game::from_position(board(start), White, rules, 0.5);
+        let mut g = Game::from_position(board(start), White, rules, half());
         let m = |v: &str| parse_gtp_move(v, 4).unwrap();
         g.play(White, m("B3")).unwrap();
         assert_eq!(g.check(Black, m("C3")), Err(IllegalMove::Ko), "{ko:?}");
@@ -407,7 +412,7 @@ fn off_board_and_occupied() {
         Err(IllegalMove::OffBoard)
     );
     assert_eq!(play(&mut b, White, "A2", false), Err(IllegalMove::Occupied));
-    let g = Game::new(2, Rules::default(), 0.5).unwrap();
+    let g = Game::new(2, Rules::default(), half()).unwrap();
     assert_eq!(
         g.check(Black, Move::Play(Point::new(24, 24))),
         Err(IllegalMove::OffBoard)
@@ -434,7 +439,7 @@ fn verdicts(
     rules.map(|ko| {
         let start = board(diagram);
         let size = start.size();
-        let mut g = Game::from_position(start, to_move, Rules { ko, suicide }, 0.5);
+        let mut g = Game::from_position(start, to_move, Rules { ko, suicide }, half());
         for (n, m) in moves.iter().enumerate() {
             let mv = parse_sgf_move(m, size).unwrap();
             let c = g.to_move();
@@ -557,7 +562,7 @@ fn corpus_eternal_life_cycle() {
         [OK, superko(0), superko(0)]
     );
     let start = board(d);
-    let mut g = Game::from_position(start.clone(), Black, Rules::JAPANESE, 0.5);
+    let mut g = Game::from_position(start.clone(), Black, Rules::JAPANESE, half());
     for m in ["ch", "eh", "dh", "fh", "ch", "eh", "dh", "fh"] {
         let c = g.to_move();
         g.play(c, parse_sgf_move(m, 8).unwrap()).unwrap();

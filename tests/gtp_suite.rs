@@ -1,6 +1,7 @@
 //! Every GTP integration test, in one test binary (one link instead of
 //! seven). The modules live in `tests/gtp/`, beside the golden transcripts
-//! and the regression suites:
+//! and the superko regression suites (`tests/gtp/regress/*.tst`, run through
+//! `kosumi regress` by `tests/regress_cli.rs`):
 //!
 //! - `analysis`: the `info` line format read back the way Sabaki reads
 //!   it, and analysis stopped by the next command at the built binary;
@@ -10,7 +11,6 @@
 //! - `process`: the built binary driven by the `gtp` crate like Sabaki and
 //!   like kgsGtp;
 //! - `gnugo`: a game against GNU Go;
-//! - `regress`: the gogui-regress runner and the superko legality suites;
 //! - `fuzz`: proptest over command lines, and the soak run.
 
 #[path = "gtp/analysis.rs"]
@@ -27,5 +27,3 @@ mod gnugo;
 mod golden;
 #[path = "gtp/process.rs"]
 mod process;
-#[path = "gtp/regress.rs"]
-mod regress;

@@ -36,6 +36,7 @@ fn genmove(p: &mut MctsPlayer, game: &Game, color: Color, cleanup: bool) -> Deci
 }
 
 fn game_of(diagram: &str, to_move: Color, rules: Rules, komi: f32) -> Game {
+    let komi = kosumi::Komi::new(komi).unwrap();
     Game::from_position(Board::from_diagram(diagram).unwrap(), to_move, rules, komi)
 }
 
@@ -279,7 +280,7 @@ fn same_seed_same_move() {
 
 #[test]
 fn analysis_snapshot_is_consistent() {
-    let game = Game::new(9, Rules::default(), 7.5).unwrap();
+    let game = Game::new(9, Rules::default(), kosumi::Komi::default()).unwrap();
     let mut p = MctsPlayer::new(SearchConfig {
         early_stop: false,
         ..cfg(3000, 12)
@@ -326,7 +327,7 @@ fn analysis_snapshot_is_consistent() {
 
 #[test]
 fn tree_is_reused_after_moves() {
-    let mut game = Game::new(9, Rules::default(), 7.5).unwrap();
+    let mut game = Game::new(9, Rules::default(), kosumi::Komi::default()).unwrap();
     let mut p = MctsPlayer::new(cfg(3000, 13));
     let Decision::Play(m) = genmove(&mut p, &game, Color::Black, false) else {
         panic!()
@@ -355,7 +356,7 @@ fn tree_is_reused_after_moves() {
 
 #[test]
 fn node_cap_holds() {
-    let game = Game::new(9, Rules::default(), 7.5).unwrap();
+    let game = Game::new(9, Rules::default(), kosumi::Komi::default()).unwrap();
     let mut p = MctsPlayer::new(SearchConfig {
         max_nodes: 2000,
         ..cfg(5000, 14)
@@ -384,7 +385,7 @@ fn two_threads_play_legal_moves() {
 
 #[test]
 fn stop_flag_ends_an_unlimited_search() {
-    let game = Game::new(9, Rules::default(), 7.5).unwrap();
+    let game = Game::new(9, Rules::default(), kosumi::Komi::default()).unwrap();
     let mut p = MctsPlayer::new(cfg(1, 16));
     let stop = std::sync::atomic::AtomicBool::new(false);
     let mut n = 0;
@@ -454,7 +455,7 @@ fn resigns_when_hopeless_but_not_in_a_close_endgame() {
     }
     // A finished game lost by half a point (komi 9.5): no resignation.
     let mut close = finished(false);
-    close.set_komi(9.5);
+    close.set_komi(kosumi::Komi::new(9.5).unwrap());
     let mut r = MctsPlayer::new(cfg(500, 18));
     for _ in 0..4 {
         assert_ne!(
@@ -475,7 +476,7 @@ fn resigns_when_hopeless_but_not_in_a_close_endgame() {
 #[test]
 fn self_play_with_two_threads_and_tree_reuse_stays_legal() {
     // Two players sharing nothing, each reusing its tree across moves.
-    let mut game = Game::new(9, Rules::default(), 7.5).unwrap();
+    let mut game = Game::new(9, Rules::default(), kosumi::Komi::default()).unwrap();
     let mut players = [
         MctsPlayer::new(SearchConfig {
             threads: 2,
@@ -506,7 +507,7 @@ fn self_play_with_two_threads_and_tree_reuse_stays_legal() {
 
 /// A 9x9 game with four fixed handicap stones and komi 0.5, White to move.
 fn handicap_four() -> Game {
-    let mut game = Game::new(9, Rules::default(), 0.5).unwrap();
+    let mut game = Game::new(9, Rules::default(), kosumi::Komi::new(0.5).unwrap()).unwrap();
     game.fixed_handicap(4).unwrap();
     game
 }
@@ -532,7 +533,7 @@ fn dynamic_komi_gives_the_handicap_back_and_fades() {
         ..SearchConfig::default()
     };
     assert_eq!(kosumi::mcts::search_komi(&off, &handicap_four()), 0.5);
-    let even = Game::new(9, Rules::default(), 7.5).unwrap();
+    let even = Game::new(9, Rules::default(), kosumi::Komi::default()).unwrap();
     assert_eq!(kosumi::mcts::search_komi(&c, &even), 7.5);
 }
 

@@ -53,10 +53,13 @@ fn policy_against_uniform_playouts() {
         });
         let mut uniform = MctsPlayer::new(SearchConfig {
             seed: 200 + g as u64,
-            uniform_playouts: true,
+            playout: kosumi::playout::PlayoutConfig {
+                uniform_playouts: true,
+                ..base.playout.clone()
+            },
             ..base.clone()
         });
-        let mut game = Game::new(size, Rules::default(), 7.5).unwrap();
+        let mut game = Game::new(size, Rules::default(), kosumi::Komi::default()).unwrap();
         let clock = Clock::default();
         let mut winner = None;
         while winner.is_none() && !game.two_passes() && game.moves().len() < 3 * size * size {

@@ -40,7 +40,7 @@ fn long_19x19_analysis_stays_under_the_memory_cap() {
         ..SearchConfig::default()
     };
     let cap_nodes = cfg.max_nodes;
-    let game = Game::new(19, Rules::default(), 7.5).unwrap();
+    let game = Game::new(19, Rules::default(), kosumi::Komi::default()).unwrap();
     let mut p = MctsPlayer::new(cfg);
     let mut peak = 0u64;
     let a = p.analyze(

@@ -403,7 +403,7 @@ fn run(size: usize, rules: Rules, seed: u64, games: usize, max_moves: usize) -> 
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let points: Vec<Point> = Point::all(size).collect();
     for game_no in 0..games {
-        let mut g = Game::new(size, rules, 7.5).unwrap();
+        let mut g = Game::new(size, rules, kosumi::Komi::default()).unwrap();
         let mut r = Reference::new(size, rules);
         // Tiny boards pass more often, so that passes and situational
         // differences come up.

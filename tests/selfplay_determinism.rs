@@ -103,7 +103,7 @@ fn tables_with_other_settings_do_not_merge() {
     let b = scratch("selfplay-mixed-b");
     selfplay::run(&config(a.clone(), 2, 1), &never(), &mut |_, _| {}).unwrap();
     let mut cb = config(b.clone(), 2, 1);
-    cb.game.komi = 6.5;
+    cb.game.komi = kosumi::Komi::new(6.5).unwrap();
     selfplay::run(&cb, &never(), &mut |_, _| {}).unwrap();
     let e = selfplay::summarize(&[a, b]).unwrap_err();
     assert!(e.to_string().contains("different settings"), "{e}");
@@ -160,7 +160,9 @@ fn bad_settings_are_errors() {
     c.game.size = 26;
     assert!(selfplay::run(&c, &never(), &mut |_, _| {}).is_err());
     c.game.size = 9;
-    c.game.komi = f32::NAN;
+    // A NaN komi cannot reach the settings: GameConfig holds a Komi.
+    assert!(kosumi::Komi::new(f32::NAN).is_err());
+    c.game.handicap = 10;
     assert!(selfplay::run(&c, &never(), &mut |_, _| {}).is_err());
     assert!(sgfs(&d).is_empty());
 }

@@ -96,7 +96,7 @@ fn whole_corpus() {
                 match sgf::replay(t, &ReplayOptions::default()) {
                     Err(e) => {
                         k.refused += 1;
-                        lines.push(format!("game {}: refused: {}: {}", i + 1, e.pos, e.message));
+                        lines.push(format!("game {}: refused: {}: {}", i + 1, e.pos, e.kind));
                     }
                     Ok(r) => match &r.illegal {
                         Some(a) => {

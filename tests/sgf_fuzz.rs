@@ -20,7 +20,7 @@ fn exercise(data: &[u8]) {
         let c = match sgf::read_bytes(data, ReadOptions { strict }) {
             Ok(c) => c,
             Err(e) => {
-                assert!(!e.message.is_empty());
+                assert!(!e.kind.to_string().is_empty());
                 assert!(e.pos.line >= 1 && e.pos.column >= 1);
                 continue;
             }

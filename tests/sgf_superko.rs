@@ -82,7 +82,8 @@ fn expected_tsv_verdicts() {
         let sz = tree.root().value("SZ").unwrap_or("19");
         if sz.contains(':') {
             let e = sgf::replay(tree, &ReplayOptions::default()).unwrap_err();
-            assert!(e.message.starts_with("rectangular board"), "{}", e.message);
+            let message = e.kind.to_string();
+            assert!(message.starts_with("rectangular board"), "{message}");
             rectangular += 1;
             continue;
         }
@@ -194,7 +195,7 @@ fn illegal_move_is_reported_with_number_colour_point_and_reason() {
     assert!(r.illegal.is_none());
     assert_eq!(r.game.moves().len(), 105);
     assert_eq!(r.broken[0].number, 65);
-    assert!(r.warnings.iter().any(|w| w.ends_with(
+    assert!(r.warnings.iter().any(|w| w.to_string().ends_with(
         "move 65 (black J2): superko (repeats the position after move 62): played anyway"
     )));
 }
@@ -210,7 +211,10 @@ fn load_position_is_before_the_move_and_tolerant() {
     assert_eq!(l.game.moves().len(), 0);
     let l = sgf::load_position(&path, None, Some(Rules::CHINESE)).unwrap();
     assert_eq!(l.game.moves().len(), 105);
-    assert!(l.warnings.iter().any(|w| w.contains("played anyway")));
+    assert!(l
+        .warnings
+        .iter()
+        .any(|w| w.to_string().contains("played anyway")));
     let l = sgf::load_position(&path, Some(1000), None).unwrap();
     assert_eq!(l.game.moves().len(), 105);
     // A single-stone suicide is an error even when tolerant.

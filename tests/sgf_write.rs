@@ -83,7 +83,7 @@ fn assert_same_game(a: &Game, b: &Game, what: &str) {
 
 #[test]
 fn golden_record() {
-    let mut g = Game::new(5, Rules::CHINESE, 7.5).unwrap();
+    let mut g = Game::new(5, Rules::CHINESE, kosumi::Komi::default()).unwrap();
     g.play(Color::Black, Move::Play(Point::new(2, 2))).unwrap();
     g.play(Color::White, Move::Pass).unwrap();
     g.play(Color::Black, Move::Play(Point::new(1, 1))).unwrap();
@@ -114,7 +114,7 @@ fn golden_record() {
 #[test]
 fn handicap_setup_and_odd_rules_round_trip() {
     // Fixed handicap: HA, AB, White to move, no PL needed.
-    let mut g = Game::new(9, Rules::JAPANESE, 0.5).unwrap();
+    let mut g = Game::new(9, Rules::JAPANESE, kosumi::Komi::new(0.5).unwrap()).unwrap();
     g.fixed_handicap(3).unwrap();
     let text = sgf::game_to_sgf(&g, &GameInfo::default());
     assert!(text.contains("HA[3]AB["), "{text}");
@@ -135,7 +135,7 @@ fn handicap_setup_and_odd_rules_round_trip() {
         ko: KoRule::Simple,
         suicide: true,
     };
-    let mut g = Game::from_position(b, Color::White, odd, -2.5);
+    let mut g = Game::from_position(b, Color::White, odd, kosumi::Komi::new(-2.5).unwrap());
     let text = sgf::game_to_sgf(&g, &GameInfo::default());
     assert!(text.contains("RU[koSIMPLEscoreAREAsui1]"), "{text}");
     assert!(text.contains("PL[W]"), "{text}");

@@ -5,11 +5,12 @@
 //! [`Analyzer`]; a player without one gets an
 //! error (and no pondering).
 
-use crate::color::{clip, Color};
+use crate::color::Color;
 use crate::gtp::args::{self, ArgError};
 use crate::gtp::engine::{CommandError, Engine};
+use crate::gtp::info::{info_line_with, parse_analyze_args, Dialect};
 use crate::gtp::line::Request;
-use crate::player::{Analysis, Analyzer, Decision, GenmoveRequest, Player};
+use crate::player::{Analysis, Analyzer, Decision, GenmoveRequest, MoveFilter, Player};
 use crate::point::Move;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -72,6 +73,7 @@ impl Engine {
                 None,
                 Some(&stop),
                 Duration::from_secs(3600),
+                &MoveFilter::default(),
                 &mut |_| {},
             );
             if self.config.verbose {
@@ -103,111 +105,10 @@ impl Engine {
             playouts,
             Some(&stop),
             Duration::from_secs(3600),
+            &MoveFilter::default(),
             &mut |_| {},
         ))
     }
-}
-
-/// The analysis output format, as ../shared/CLIENTS.md 2.1 describes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    /// Leela Zero: win rate, prior and lcb as integer ten-thousandths.
-    Lz,
-    /// KataGo: the same values as decimals (`0.465612`).
-    Kata,
-}
-
-/// One `info` line of an analysis snapshot: every candidate except the
-/// pass, best first, as `info move D4 visits 836 winrate 4656 prior 839
-/// lcb 4640 order 0 pv D4 Q16`, `pv` last and the PV cut at its first pass;
-/// with `ownership`, KataGo's `ownership` block follows the last candidate
-/// (one value per point, row by row from the top, for the side analysed).
-/// `None` when there is no candidate to show yet.
-pub fn info_line(a: &Analysis, size: usize, dialect: Dialect, ownership: bool) -> Option<String> {
-    let num = |v: f32| match dialect {
-        Dialect::Lz => format!("{}", (v.clamp(0.0, 1.0) * 10000.0).round() as i64),
-        Dialect::Kata => format!("{:.6}", v.clamp(0.0, 1.0)),
-    };
-    let mut pieces = Vec::new();
-    for c in a.candidates.iter().filter(|c| c.mv != Move::Pass) {
-        let pv: Vec<String> =
-            c.pv.iter()
-                .take_while(|m| **m != Move::Pass)
-                .map(|m| m.to_gtp(size))
-                .collect();
-        pieces.push(format!(
-            "info move {} visits {} winrate {} prior {} lcb {} order {} pv {}",
-            c.mv.to_gtp(size),
-            c.visits,
-            num(c.winrate),
-            num(c.prior),
-            num(c.lcb),
-            pieces.len(),
-            pv.join(" ")
-        ));
-    }
-    if pieces.is_empty() {
-        return None;
-    }
-    let mut line = pieces.join(" ");
-    if ownership && a.ownership.len() == size * size {
-        let sign = if a.color == Color::Black { 1.0 } else { -1.0 };
-        line.push_str(" ownership");
-        for v in &a.ownership {
-            line.push_str(&format!(" {:.6}", sign * v));
-        }
-    }
-    Some(line)
-}
-
-/// Arguments of the analysis commands: `[color] [interval] [key value]...`
-/// (keys `interval`, `ownership true|false` for kata-, and KataGo's
-/// `minmoves`/`maxmoves`, accepted and ignored).
-struct AnalyzeArgs {
-    color: Option<Color>,
-    interval: Duration,
-    ownership: bool,
-}
-
-fn parse_analyze_args(r: &Request, dialect: Dialect) -> Result<AnalyzeArgs, ArgError> {
-    let mut out = AnalyzeArgs {
-        color: None,
-        interval: Duration::from_secs(1),
-        ownership: false,
-    };
-    let mut rest = r.args.iter().peekable();
-    if let Some(a) = rest.peek() {
-        if let Ok(c) = a.parse::<Color>() {
-            out.color = Some(c);
-            rest.next();
-        }
-    }
-    if let Some(a) = rest.peek() {
-        if a.bytes().all(|b| b.is_ascii_digit()) {
-            out.interval = args::interval(a)?;
-            rest.next();
-        }
-    }
-    while let Some(key) = rest.next() {
-        let Some(value) = rest.next() else {
-            return Err(ArgError::MissingValue(clip(key)));
-        };
-        match key.as_str() {
-            "interval" => out.interval = args::interval(value)?,
-            "ownership" if dialect == Dialect::Kata => {
-                out.ownership = match value.as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(ArgError::Ownership(clip(value))),
-                }
-            }
-            "minmoves" | "maxmoves" => {
-                args::count(value)?;
-            }
-            _ => return Err(ArgError::AnalysisOption(clip(key))),
-        }
-    }
-    Ok(out)
 }
 
 /// Writes one update line and flushes; a failed write stops the search.
@@ -240,7 +141,7 @@ pub(crate) fn stream_analyze(
     out: &mut dyn Write,
     dialect: Dialect,
 ) -> Result<io::Result<()>, CommandError> {
-    let opts = parse_analyze_args(r, dialect)?;
+    let opts = parse_analyze_args(r, dialect, e.game.size())?;
     analyzer(e.player.as_mut())?;
     let color = opts.color.unwrap_or(e.game.to_move());
     let playouts = e.analysis_limit();
@@ -263,12 +164,13 @@ pub(crate) fn stream_analyze(
         playouts,
         Some(&stop),
         opts.interval,
+        &opts.filter,
         &mut |a| {
             write_update(
                 out,
                 &mut failed,
                 &stop,
-                info_line(a, size, dialect, opts.ownership),
+                info_line_with(a, size, dialect, &opts.show),
             )
         },
     );
@@ -278,7 +180,7 @@ pub(crate) fn stream_analyze(
             out,
             &mut failed,
             &stop,
-            info_line(&last, size, dialect, opts.ownership),
+            info_line_with(&last, size, dialect, &opts.show),
         );
     }
     if let Some(err) = failed {
@@ -296,7 +198,7 @@ pub(crate) fn stream_genmove_analyze(
     out: &mut dyn Write,
     dialect: Dialect,
 ) -> Result<io::Result<()>, CommandError> {
-    let opts = parse_analyze_args(r, dialect)?;
+    let opts = parse_analyze_args(r, dialect, e.game.size())?;
     let Some(color) = opts.color else {
         return Err(ArgError::ColorFirst(r.name.clone()).into());
     };
@@ -328,12 +230,12 @@ pub(crate) fn stream_genmove_analyze(
             cleanup: false,
             stop: Some(&stop),
         };
-        an.genmove_analyze(&req, opts.interval, &mut |a| {
+        an.genmove_analyze(&req, opts.interval, &opts.filter, &mut |a| {
             write_update(
                 out,
                 &mut failed,
                 &stop,
-                info_line(a, size, dialect, opts.ownership),
+                info_line_with(a, size, dialect, &opts.show),
             )
         })
     };
@@ -407,6 +309,9 @@ mod tests {
             playouts: 10,
             winrate: 0.6,
             score_lead: 1.0,
+            root_winrate: 0.6,
+            root_score_lead: 1.0,
+            root_score_stdev: 0.0,
             candidates: vec![CandidateInfo {
                 mv: c3,
                 visits: 7,
@@ -415,7 +320,11 @@ mod tests {
                 lcb: 0.4,
                 order: 0,
                 pv: vec![c3, d4],
+                pv_visits: vec![7, 3],
+                score_lead: 1.0,
+                score_stdev: 0.0,
             }],
+            unvisited: Vec::new(),
             ownership: Vec::new(),
         }
     }
@@ -440,6 +349,7 @@ mod tests {
             playouts: Option<u64>,
             _: Option<&AtomicBool>,
             _: Duration,
+            _: &MoveFilter,
             on_update: &mut dyn FnMut(&Analysis),
         ) -> Analysis {
             assert_eq!(playouts, Some(1000), "no I/O loop: the short limit");
@@ -452,6 +362,7 @@ mod tests {
             &mut self,
             _: &GenmoveRequest<'_>,
             _: Duration,
+            _: &MoveFilter,
             _: &mut dyn FnMut(&Analysis),
         ) -> Decision {
             Decision::Play(parse_gtp_move("C3", 5).unwrap())

@@ -4,9 +4,10 @@
 //! Outside text quoted in a message is clipped to 40 characters.
 
 use super::line::Request;
-use crate::color::{clip, Color, ColorParseError};
+use crate::color::{Color, ColorParseError};
 use crate::point::{parse_gtp_move, Move, VertexError};
 use crate::rules::RulesError;
+use crate::text::clip;
 use std::fmt;
 use std::time::Duration;
 
@@ -57,6 +58,14 @@ pub enum ArgError {
     Ownership(String),
     /// An analysis key the engine does not know.
     AnalysisOption(String),
+    /// Not `true` or `false` for a flag of the analysis commands (the key,
+    /// the value).
+    Flag(String, String),
+    /// Not a depth of at least 1 for `avoid`/`allow`.
+    Depth(String),
+    /// `allow` given twice for one colour, or with `avoid` for it (the
+    /// colour).
+    AllowTwice(Color),
 }
 
 impl ArgError {
@@ -101,6 +110,13 @@ impl fmt::Display for ArgError {
             ArgError::Interval(s) => write!(f, "invalid interval '{s}'"),
             ArgError::Ownership(s) => write!(f, "invalid ownership '{s}'"),
             ArgError::AnalysisOption(s) => write!(f, "unknown analysis option '{s}'"),
+            ArgError::Flag(k, v) => write!(f, "invalid {k} '{v}' (true or false)"),
+            ArgError::Depth(s) => write!(f, "invalid depth '{s}' (1 or more)"),
+            ArgError::AllowTwice(c) => write!(
+                f,
+                "for {}, allow cannot be combined with avoid or another allow",
+                c.name()
+            ),
         }
     }
 }

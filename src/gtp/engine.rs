@@ -13,6 +13,7 @@ use super::signal::InputSignal;
 use super::table::{self, Command, Kind, PonderEffect};
 use crate::clock::Clock;
 use crate::game::Game;
+use crate::komi::Komi;
 use crate::mcts::MctsPlayer;
 use crate::player::{Player, RandomPlayer};
 use crate::point::{Move, Point, MAX_SIZE, MIN_SIZE};
@@ -31,7 +32,7 @@ pub struct Config {
     /// Board size at start and after `clear_board` until `boardsize`.
     pub size: usize,
     /// Komi at start (kept by `boardsize` and `clear_board`).
-    pub komi: f32,
+    pub komi: Komi,
     /// Rules at start.
     pub rules: Rules,
     /// Seed of the player's random stream.
@@ -47,13 +48,18 @@ pub struct Config {
     /// Think on the opponent's time (search player, I/O loop only): after a
     /// `genmove`, search the opponent's position until the next input line.
     pub ponder: bool,
+    /// The answer to `version` when set (`--override-version`, as KataGo's
+    /// `-override-version`): for a controller that reads the version as
+    /// another engine's (Lizzie reads it as Leela Zero's). `None`: the
+    /// crate's own version. `name` is never overridden.
+    pub version: Option<String>,
 }
 
 impl Default for Config {
     fn default() -> Config {
         Config {
             size: 19,
-            komi: 7.5,
+            komi: Komi::default(),
             rules: Rules::CHINESE,
             seed: 1,
             threads: 1,
@@ -61,6 +67,7 @@ impl Default for Config {
             time: None,
             verbose: false,
             ponder: false,
+            version: None,
         }
     }
 }

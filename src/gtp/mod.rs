@@ -9,6 +9,8 @@
 //!   listing, effect on pondering and GoGui analyze entries.
 //! - [`cmd`]: the handlers by topic (setup, play, time, scoring, SGF,
 //!   Kosumi's extensions).
+//! - [`info`]: the analysis `info` line format and the analysis commands'
+//!   arguments (KataGo's keys).
 //! - [`analysis`]: the streaming analysis commands and pondering, through
 //!   the player's [`Analyzer`](crate::player::Analyzer).
 //! - [`status`]: dead, alive and seki chains from an ownership estimate,
@@ -29,11 +31,12 @@ pub mod analysis;
 pub mod args;
 pub mod cmd;
 pub mod engine;
+pub mod info;
 pub mod io;
 pub mod line;
 pub mod signal;
 pub mod status;
 pub mod table;
 
-pub use analysis::Dialect;
 pub use engine::{Config, Engine};
+pub use info::Dialect;

@@ -5,10 +5,11 @@
 //! the pondering phase all read this table; no other list of command
 //! names exists.
 
-use super::analysis::{self, Dialect};
+use super::analysis;
 use super::args::no_args;
 use super::cmd::{extensions, play, scoring, setup, sgf, time};
 use super::engine::{CommandError, Engine, NAME};
+use super::info::Dialect;
 use super::line::Request;
 use std::io::{self, Write};
 
@@ -122,7 +123,10 @@ const fn streaming(name: &'static str, handler: StreamHandler) -> Command {
 static COMMANDS: &[Command] = &[
     c("protocol_version", |_, r| answer(r, "2")),
     c("name", |_, r| answer(r, NAME)),
-    c("version", |_, r| answer(r, env!("CARGO_PKG_VERSION"))),
+    c("version", |e, r| {
+        let own = env!("CARGO_PKG_VERSION");
+        answer(r, e.config.version.as_deref().unwrap_or(own))
+    }),
     c("known_command", cmd_known_command),
     c("list_commands", cmd_list_commands),
     c("quit", setup::cmd_quit).ends_game(),

@@ -3,8 +3,9 @@
 //! - [`tree`]: the node arena shared by the search threads (atomics, no
 //!   locks), virtual loss, the selection formula as a pure function, and
 //!   tree reuse ([`tree::Tree::reroot`]).
-//! - [`policy`]: playout policy, 3x3 shapes, priors from cheap Go
-//!   knowledge.
+//! - the playout policy, 3x3 shapes and priors from cheap Go knowledge
+//!   are in [`crate::playout::policy`]; the search holds their settings
+//!   ([`SearchConfig::playout`], [`SearchConfig::prior`]).
 //! - [`time`]: the thinking budget as a pure function of the clock.
 //! - [`search`]: one search over several threads.
 //!
@@ -20,7 +21,6 @@
 //! [`SearchConfig::resign_threshold`] for [`SearchConfig::resign_moves`]
 //! moves, unless the expected score is close.
 
-pub mod policy;
 pub mod search;
 pub mod time;
 pub mod tree;
@@ -28,7 +28,8 @@ pub mod tree;
 use crate::board::Board;
 use crate::color::Color;
 use crate::game::{Game, PlayedMove};
-use crate::player::{Decision, GenmoveRequest, Player};
+use crate::player::{Decision, GenmoveRequest, MoveFilter, Player};
+use crate::playout::policy::{self, PlayoutConfig, PriorConfig};
 use crate::point::{Move, Point};
 use crate::rules::Rules;
 pub use search::Limits;
@@ -36,7 +37,7 @@ use search::{root_children_legal, Search};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
 pub use time::TimeBudget;
-use tree::{encode_move, Tree, NODE_BYTES, PASS};
+use tree::{encode_move, Tree, NODE_BYTES};
 
 // The snapshot types live in `player`, beside the `Analyzer` trait that
 // hands them out; re-exported here where the search makes them.
@@ -79,44 +80,13 @@ pub struct SearchConfig {
     /// maximum.
     pub clear_ratio: f64,
 
-    /// Prior virtual visits of every move, half of them wins.
-    pub prior_even: f32,
-    /// Prior wins (and visits) for capturing one stone.
-    pub prior_capture_one: f32,
-    /// Prior wins (and visits) for capturing two or more stones.
-    pub prior_capture_many: f32,
-    /// Prior wins (and visits) for saving an own chain from atari.
-    pub prior_escape: f32,
-    /// Prior losses (visits without wins) for a self-atari.
-    pub prior_self_atari: f32,
-    /// Prior wins (and visits) for a 3x3 shape ([`policy::SHAPES`]).
-    pub prior_shape: f32,
-    /// Prior wins (and visits) for a move next to one of the last two
-    /// moves (distance `dx+dy+max(dx,dy)` at most 3), and near them (at most
-    /// 5).
-    pub prior_near_last: [f32; 2],
-    /// Prior losses for a first- or second-line move in an empty area (no
-    /// stone within distance 3).
-    pub prior_empty_low: f32,
-    /// Prior wins for a third-line move (fourth too from 13x13) in an empty
-    /// area.
-    pub prior_empty_third: f32,
+    /// The priors of moves entering the tree.
+    pub prior: PriorConfig,
     /// Prior visits and wins of the pass.
     pub prior_pass: [f32; 2],
 
-    /// Probability of looking for captures and atari escapes after the last
-    /// move in a playout.
-    pub atari_prob: f64,
-    /// Probability of looking for 3x3 shapes next to the last two moves.
-    pub pattern_prob: f64,
-    /// Probability of refusing a random single-stone self-atari (bigger
-    /// self-ataris are always refused).
-    pub self_atari_reject: f64,
-    /// Playout length cap in moves per board point.
-    pub playout_length: usize,
-    /// Use the uniform benchmark playout instead of the policy (for
-    /// comparison).
-    pub uniform_playouts: bool,
+    /// The playout policy.
+    pub playout: PlayoutConfig,
 
     /// Seconds kept back per move for network and process lag.
     pub lag_margin: f64,
@@ -180,21 +150,9 @@ impl Default for SearchConfig {
             early_stop: true,
             min_playouts: 1000,
             clear_ratio: 1.5,
-            prior_even: 10.0,
-            prior_capture_one: 15.0,
-            prior_capture_many: 30.0,
-            prior_escape: 20.0,
-            prior_self_atari: 15.0,
-            prior_shape: 10.0,
-            prior_near_last: [12.0, 6.0],
-            prior_empty_low: 15.0,
-            prior_empty_third: 10.0,
+            prior: PriorConfig::default(),
             prior_pass: [10.0, 1.0],
-            atari_prob: 0.9,
-            pattern_prob: 0.9,
-            self_atari_reject: 0.7,
-            playout_length: 3,
-            uniform_playouts: false,
+            playout: PlayoutConfig::default(),
             lag_margin: 0.5,
             safety_fraction: 0.05,
             min_think: 0.05,
@@ -243,10 +201,10 @@ pub fn search_komi(cfg: &SearchConfig, game: &Game) -> f32 {
     let h = game.handicap_stones().len();
     let span = cfg.dyn_komi_moves * (game.size() * game.size()) as f64;
     if h == 0 || cfg.dyn_komi_per_stone == 0.0 || span <= 0.0 {
-        return game.komi();
+        return game.komi().get();
     }
     let left = (1.0 - game.moves().len() as f64 / span).max(0.0);
-    game.komi() + (cfg.dyn_komi_per_stone as f64 * h as f64 * left) as f32
+    game.komi().get() + (cfg.dyn_komi_per_stone as f64 * h as f64 * left) as f32
 }
 
 /// What the tree's root stands for, to find it again after moves.
@@ -316,7 +274,7 @@ impl MctsPlayer {
             let moves = game.moves();
             let same_game = k.start == *game.start()
                 && k.start_to_move == game.start_to_move()
-                && k.komi == game.komi()
+                && k.komi == game.komi().get()
                 && k.rules == game.rules()
                 && moves.len() >= k.moves.len()
                 && moves[..k.moves.len()] == k.moves[..];
@@ -354,7 +312,7 @@ impl MctsPlayer {
             start: game.start().clone(),
             start_to_move: game.start_to_move(),
             moves: game.moves().to_vec(),
-            komi: game.komi(),
+            komi: game.komi().get(),
             rules: game.rules(),
             color,
         });
@@ -372,7 +330,33 @@ impl MctsPlayer {
         interval: Duration,
         on_update: &mut dyn FnMut(&Analysis),
     ) -> Analysis {
-        self.search(game, color, limits, stop, true, interval, Some(on_update))
+        let none = MoveFilter::default();
+        self.analyze_filtered(game, color, limits, stop, interval, &none, on_update)
+    }
+
+    /// [`MctsPlayer::analyze`] never considering the moves `filter`
+    /// forbids (KataGo's `avoid`/`allow`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn analyze_filtered(
+        &mut self,
+        game: &Game,
+        color: Color,
+        limits: Limits,
+        stop: Option<&AtomicBool>,
+        interval: Duration,
+        filter: &MoveFilter,
+        on_update: &mut dyn FnMut(&Analysis),
+    ) -> Analysis {
+        self.search(
+            game,
+            color,
+            limits,
+            stop,
+            true,
+            interval,
+            filter,
+            Some(on_update),
+        )
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -384,6 +368,7 @@ impl MctsPlayer {
         stop: Option<&AtomicBool>,
         allow_root_pass: bool,
         interval: Duration,
+        filter: &MoveFilter,
         on_update: Option<&mut dyn FnMut(&Analysis)>,
     ) -> Analysis {
         let start = std::time::Instant::now();
@@ -393,7 +378,7 @@ impl MctsPlayer {
             .cfg
             .seed
             .wrapping_add(self.searches.wrapping_mul(0x632B_E59B_D9B4_E019));
-        let s = Search::new(
+        let mut s = Search::new(
             &self.tree,
             &self.cfg,
             game,
@@ -403,6 +388,9 @@ impl MctsPlayer {
             stop,
             start,
         );
+        if !filter.is_empty() {
+            s.filter = Some(filter);
+        }
         match on_update {
             Some(f) => {
                 let mut tick = |s: &Search| f(&snapshot(s));
@@ -496,13 +484,26 @@ impl MctsPlayer {
         interval: Duration,
         on_update: &mut dyn FnMut(&Analysis),
     ) -> Decision {
-        self.decide(req, interval, Some(on_update))
+        self.decide(req, interval, &MoveFilter::default(), Some(on_update))
+    }
+
+    /// [`MctsPlayer::genmove_analyze`] never considering (nor choosing) the
+    /// moves `filter` forbids.
+    pub fn genmove_analyze_filtered(
+        &mut self,
+        req: &GenmoveRequest<'_>,
+        interval: Duration,
+        filter: &MoveFilter,
+        on_update: &mut dyn FnMut(&Analysis),
+    ) -> Decision {
+        self.decide(req, interval, filter, Some(on_update))
     }
 
     fn decide(
         &mut self,
         req: &GenmoveRequest<'_>,
         interval: Duration,
+        filter: &MoveFilter,
         on_update: Option<&mut dyn FnMut(&Analysis)>,
     ) -> Decision {
         let game = req.game;
@@ -515,6 +516,7 @@ impl MctsPlayer {
             req.stop,
             !req.cleanup,
             interval,
+            filter,
             on_update,
         );
         if req.cleanup {
@@ -567,10 +569,22 @@ impl MctsPlayer {
     }
 }
 
+/// The lead of `color` for a mean Black margin `mean` (komi not
+/// included) under `komi`.
+fn lead_for(color: Color, mean: f64, komi: f32) -> f32 {
+    let lead = mean as f32 - komi;
+    if color == Color::Black {
+        lead
+    } else {
+        -lead
+    }
+}
+
 /// The root snapshot of a running or finished search.
 fn snapshot(s: &Search) -> Analysis {
     let tree = s.tree;
     let sign = if s.color == Color::Black { 1.0 } else { -1.0 };
+    let komi = s.game.komi().get();
     let acc = s.accum();
     let ownership: Vec<f32> = if acc.count == 0 {
         Vec::new()
@@ -584,45 +598,85 @@ fn snapshot(s: &Search) -> Analysis {
     let score_lead = if acc.count == 0 {
         0.0
     } else {
-        sign * (acc.margin as f32 / acc.count as f32 - s.game.komi())
+        sign * (acc.margin as f32 / acc.count as f32 - komi)
     };
+    let root_score = tree.score_data(0);
+    let root_score_lead = root_score
+        .mean()
+        .map_or(score_lead, |m| lead_for(s.color, m, komi));
+    let root_score_stdev = root_score.stdev().unwrap_or(0.0) as f32;
     let prior_total: f32 = tree.children(0).map(|ch| tree.node(ch).prior().1).sum();
-    let mut cands: Vec<CandidateInfo> = tree
-        .children(0)
-        .filter_map(|ch| {
-            let n = tree.node(ch);
-            let v = n.visits();
-            if v == 0 || (!s.allow_root_pass && n.mv.load(Relaxed) == PASS) {
-                return None;
-            }
-            let wr = (n.wins() / v as f64).clamp(0.0, 1.0);
-            let lcb = (wr - 1.96 * (wr * (1.0 - wr) / v as f64).sqrt()).max(0.0);
-            let mut pv = vec![n.mv()];
-            let mut at = ch;
-            while pv.len() < 12 {
-                let next = tree
-                    .children(at)
-                    .filter(|&c| tree.node(c).visits() > 0)
-                    .max_by_key(|&c| tree.node(c).visits());
-                match next {
-                    Some(c) => {
-                        pv.push(tree.node(c).mv());
-                        at = c;
-                    }
-                    None => break,
-                }
-            }
-            Some(CandidateInfo {
+    let (mut root_wins, mut root_visits) = (0.0f64, 0u64);
+    let mut cands: Vec<CandidateInfo> = Vec::new();
+    let mut unvisited: Vec<CandidateInfo> = Vec::new();
+    for ch in tree.children(0) {
+        let n = tree.node(ch);
+        let code = n.mv.load(Relaxed);
+        if !s.root_selectable(code) {
+            continue;
+        }
+        let v = n.visits();
+        let (pv_n, pw_n) = n.prior();
+        let prior = pw_n / prior_total.max(1e-9);
+        if v == 0 {
+            let wr = if pv_n > 0.0 { pw_n / pv_n } else { 0.5 };
+            unvisited.push(CandidateInfo {
                 mv: n.mv(),
-                visits: v,
-                winrate: wr as f32,
-                prior: n.prior().1 / prior_total.max(1e-9),
-                lcb: lcb as f32,
+                visits: 0,
+                winrate: wr.clamp(0.0, 1.0),
+                prior,
+                lcb: 0.0,
                 order: 0,
-                pv,
-            })
-        })
-        .collect();
+                pv: vec![n.mv()],
+                pv_visits: vec![0],
+                score_lead: root_score_lead,
+                score_stdev: root_score_stdev,
+            });
+            continue;
+        }
+        root_wins += n.wins();
+        root_visits += v as u64;
+        let wr = (n.wins() / v as f64).clamp(0.0, 1.0);
+        let lcb = (wr - 1.96 * (wr * (1.0 - wr) / v as f64).sqrt()).max(0.0);
+        let mut pv = vec![n.mv()];
+        let mut pv_visits = vec![v];
+        let mut at = ch;
+        let mut to_move = s.color.opponent();
+        while pv.len() < 12 {
+            let depth = pv.len();
+            let next = tree
+                .children(at)
+                .filter(|&c| {
+                    tree.node(c).visits() > 0
+                        && !s.forbidden(tree.node(c).mv.load(Relaxed), to_move, depth)
+                })
+                .max_by_key(|&c| tree.node(c).visits());
+            match next {
+                Some(c) => {
+                    pv.push(tree.node(c).mv());
+                    pv_visits.push(tree.node(c).visits());
+                    at = c;
+                    to_move = to_move.opponent();
+                }
+                None => break,
+            }
+        }
+        let sc = tree.score_data(ch);
+        cands.push(CandidateInfo {
+            mv: n.mv(),
+            visits: v,
+            winrate: wr as f32,
+            prior,
+            lcb: lcb as f32,
+            order: 0,
+            pv,
+            pv_visits,
+            score_lead: sc
+                .mean()
+                .map_or(root_score_lead, |m| lead_for(s.color, m, komi)),
+            score_stdev: sc.stdev().map_or(root_score_stdev, |d| d as f32),
+        });
+    }
     cands.sort_by(|a, b| {
         b.visits
             .cmp(&a.visits)
@@ -631,13 +685,23 @@ fn snapshot(s: &Search) -> Analysis {
     for (i, c) in cands.iter_mut().enumerate() {
         c.order = i;
     }
+    unvisited.sort_by(|a, b| b.prior.total_cmp(&a.prior));
+    let best_rate = cands.first().map_or(0.5, |c| c.winrate);
     Analysis {
         color: s.color,
         visits: tree.root().visits(),
         playouts: acc.count,
-        winrate: cands.first().map_or(0.5, |c| c.winrate),
+        winrate: best_rate,
         score_lead,
+        root_winrate: if root_visits > 0 {
+            (root_wins / root_visits as f64) as f32
+        } else {
+            best_rate
+        },
+        root_score_lead,
+        root_score_stdev,
         candidates: cands,
+        unvisited,
         ownership,
     }
 }
@@ -652,7 +716,12 @@ impl Player for MctsPlayer {
     }
 
     fn genmove(&mut self, req: &GenmoveRequest<'_>) -> Decision {
-        self.decide(req, Duration::from_millis(100), None)
+        self.decide(
+            req,
+            Duration::from_millis(100),
+            &MoveFilter::default(),
+            None,
+        )
     }
 
     fn ownership(&mut self, game: &Game) -> Vec<f32> {
@@ -667,6 +736,7 @@ impl Player for MctsPlayer {
             None,
             true,
             Duration::from_millis(100),
+            &MoveFilter::default(),
             None,
         );
         a.ownership
@@ -701,22 +771,24 @@ impl Analyzer for MctsPlayer {
         playouts: Option<u64>,
         stop: Option<&AtomicBool>,
         interval: Duration,
+        filter: &MoveFilter,
         on_update: &mut dyn FnMut(&Analysis),
     ) -> Analysis {
         let limits = Limits {
             playouts,
             time: None,
         };
-        MctsPlayer::analyze(self, game, color, limits, stop, interval, on_update)
+        self.analyze_filtered(game, color, limits, stop, interval, filter, on_update)
     }
 
     fn genmove_analyze(
         &mut self,
         req: &GenmoveRequest<'_>,
         interval: Duration,
+        filter: &MoveFilter,
         on_update: &mut dyn FnMut(&Analysis),
     ) -> Decision {
-        MctsPlayer::genmove_analyze(self, req, interval, on_update)
+        self.genmove_analyze_filtered(req, interval, filter, on_update)
     }
 
     fn dead_stones(&self, board: &Board, ownership: &[f32]) -> Vec<Point> {
@@ -729,7 +801,7 @@ impl Analyzer for MctsPlayer {
 /// same), every move checked by the game.
 pub fn middle_game(size: usize, fill: f64, seed: u64) -> Option<Game> {
     use rand_xoshiro::rand_core::SeedableRng;
-    let mut game = Game::new(size, Rules::default(), 7.5).ok()?;
+    let mut game = Game::new(size, Rules::default(), crate::komi::Komi::default()).ok()?;
     let cfg = SearchConfig::default();
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
     let target = (fill * (size * size) as f64) as usize;
@@ -747,8 +819,8 @@ pub fn middle_game(size: usize, fill: f64, seed: u64) -> Option<Game> {
         let moves = game.moves();
         let last = moves.last().and_then(|m| m.mv.point());
         let mut b = game.board().clone();
-        let mv =
-            policy::choose_move(&mut b, c, last, &mut rng, &cfg).map_or(Move::Pass, Move::Play);
+        let mv = policy::choose_move(&mut b, c, last, &mut rng, &cfg.playout)
+            .map_or(Move::Pass, Move::Play);
         if game.play(c, mv).is_err() {
             game.play(c, Move::Pass).ok()?;
         }
@@ -811,6 +883,7 @@ pub fn bench_search(
             None,
             true,
             Duration::from_millis(100),
+            &MoveFilter::default(),
             None,
         );
         rates.push(a.playouts as f64 / start.elapsed().as_secs_f64().max(1e-9));

@@ -9,7 +9,6 @@
 //! collision could only hide a move below the root, never allow an illegal
 //! one at the root. Playouts use the simple-ko rule only.
 
-use super::policy::{playout, prior};
 use super::time::TimeBudget;
 use super::tree::{
     decode_move, encode_move, rave_value, Tree, EXPANDED, EXPANDING, FULL, LEAF, PASS,
@@ -18,6 +17,8 @@ use super::SearchConfig;
 use crate::board::Board;
 use crate::color::Color;
 use crate::game::Game;
+use crate::player::MoveFilter;
+use crate::playout::policy::{playout, prior};
 use crate::point::{Move, Point, ARRAY_LEN};
 use crate::rules::KoRule;
 use crate::zobrist::{SituationHash, StoneHash};
@@ -69,6 +70,10 @@ pub(crate) struct Search<'a> {
     /// The komi playouts are scored with: the game's, plus the handicap
     /// games' dynamic komi ([`super::search_komi`]).
     pub komi: f32,
+    /// KataGo's `avoid`/`allow`: moves selection skips near the root
+    /// (`None`, the default, skips nothing). The tree keeps every legal
+    /// child, so a later search without the filter reuses it whole.
+    pub filter: Option<&'a MoveFilter>,
     history: FxHashSet<u64>,
     last: Option<Point>,
     last2: Option<Point>,
@@ -128,6 +133,7 @@ impl<'a> Search<'a> {
             limits,
             stop,
             komi: super::search_komi(cfg, game),
+            filter: None,
             history,
             last: pt(1),
             last2: pt(2),
@@ -204,7 +210,7 @@ impl<'a> Search<'a> {
         let (mut v1, mut v2, mut best) = (0u32, 0u32, None);
         for ch in self.tree.children(0) {
             let n = self.tree.node(ch);
-            if n.mv.load(Relaxed) == PASS && !self.allow_root_pass {
+            if !self.root_selectable(n.mv.load(Relaxed)) {
                 continue;
             }
             let v = n.visits();
@@ -227,11 +233,33 @@ impl<'a> Search<'a> {
         let clear = self.tree.children(0).all(|ch| {
             let n = self.tree.node(ch);
             ch == best
-                || (n.mv.load(Relaxed) == PASS && !self.allow_root_pass)
+                || !self.root_selectable(n.mv.load(Relaxed))
                 || n.visits() * 10 < v1
                 || rate(ch) <= br
         }) && v1 as f64 >= self.cfg.clear_ratio * v2 as f64;
         (v1, v2, clear)
+    }
+
+    /// Whether the root's child with move code `code` may be chosen: not a
+    /// pass when passing is off at the root, not forbidden by the filter.
+    pub fn root_selectable(&self, code: u16) -> bool {
+        if code == PASS && !self.allow_root_pass {
+            return false;
+        }
+        !self.forbidden(code, self.color, 0)
+    }
+
+    /// Whether the filter forbids move code `code` for `c` at `depth`.
+    #[inline]
+    pub fn forbidden(&self, code: u16, c: Color, depth: usize) -> bool {
+        self.filter.is_some_and(|f| {
+            let slot = if code == PASS {
+                ARRAY_LEN
+            } else {
+                code as usize
+            };
+            f.forbids_slot(c, slot, depth)
+        })
     }
 
     /// Whether the search should end now: the time is up, or the best move
@@ -305,7 +333,7 @@ impl<'a> Search<'a> {
                 let ok = self.expand(node, &b, c, depth, last, last2, &w.keys);
                 n.state.store(if ok { EXPANDED } else { FULL }, Release);
             }
-            let Some(child) = self.select(node, depth == 0) else {
+            let Some(child) = self.select(node, depth, c) else {
                 break;
             };
             let cn = tree.node(child);
@@ -340,7 +368,7 @@ impl<'a> Search<'a> {
             c,
             last,
             &mut w.rng,
-            self.cfg,
+            &self.cfg.playout,
             &mut w.first_play,
             &mut w.owner,
         );
@@ -362,6 +390,7 @@ impl<'a> Search<'a> {
         let opp = self.color.opponent();
         for (d, &ni) in w.path.iter().enumerate() {
             let n = tree.node(ni);
+            tree.score(ni).add(end.margin);
             if d > 0 {
                 let mover = if d % 2 == 1 { self.color } else { opp };
                 n.wins2.fetch_add(win2(mover), Relaxed);
@@ -386,15 +415,19 @@ impl<'a> Search<'a> {
         acc.margin += end.margin as i64;
     }
 
-    /// The child of `ni` to descend into.
-    fn select(&self, ni: u32, at_root: bool) -> Option<u32> {
+    /// The child of `ni` (at `depth`, `c` to move) to descend into.
+    fn select(&self, ni: u32, depth: usize, c: Color) -> Option<u32> {
         let tree = self.tree;
         let parent = tree.node(ni).visits() as f64;
         let mut best = None;
         let mut best_v = f64::NEG_INFINITY;
+        let at_root = depth == 0;
         for ch in tree.children(ni) {
             let n = tree.node(ch);
             if at_root && !self.allow_root_pass && n.mv.load(Relaxed) == PASS {
+                continue;
+            }
+            if self.filter.is_some() && self.forbidden(n.mv.load(Relaxed), c, depth) {
                 continue;
             }
             let (pv, pw) = n.prior();
@@ -451,7 +484,7 @@ impl<'a> Search<'a> {
             if !legal {
                 continue;
             }
-            let pr = prior(b, c, p, last, last2, self.cfg);
+            let pr = prior(b, c, p, last, last2, &self.cfg.prior);
             moves.push((e, pr.visits, pr.wins));
         }
         moves.push((
@@ -462,9 +495,7 @@ impl<'a> Search<'a> {
         let Some(first) = self.tree.alloc(moves.len() as u32) else {
             return false;
         };
-        for (k, &(mv, pv, pw)) in moves.iter().enumerate() {
-            self.tree.node(first + k as u32).init(mv, pv, pw);
-        }
+        self.tree.init_children(first, &moves);
         let n = self.tree.node(ni);
         n.first_child.store(first, Relaxed);
         n.n_children.store(moves.len() as u16, Relaxed);
@@ -525,7 +556,12 @@ mod tests {
             ko,
             ..Rules::default()
         };
-        let mut game = Game::from_position(board, Color::White, rules, 0.5);
+        let mut game = Game::from_position(
+            board,
+            Color::White,
+            rules,
+            crate::komi::Komi::new(0.5).unwrap(),
+        );
         game.play(Color::White, Move::Play(Point::new(1, 1)))
             .unwrap();
         game

@@ -14,9 +14,14 @@
 //! Virtual loss: a visit is counted on the way down and its result on the
 //! way back, so a node being searched by another thread looks like a loss
 //! meanwhile and threads spread over the tree.
+//!
+//! Score statistics (the count, sum and sum of squares of the playouts'
+//! final area margins, for analysis) live in a second arena with the same
+//! indices, [`ScoreStats`], so that selection, which reads only [`Node`]s,
+//! touches no more memory than before.
 
 use crate::point::{Move, Point};
-use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::*};
+use std::sync::atomic::{AtomicI64, AtomicU16, AtomicU32, AtomicU64, Ordering::*};
 use std::sync::OnceLock;
 
 /// `state` of a node that has no children yet.
@@ -60,8 +65,63 @@ pub struct Node {
     pub(crate) prior_wins: AtomicU32,
 }
 
-/// The bytes one node takes in the arena.
-pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+/// The final scores of the playouts through one node, as Black's area
+/// margin without komi (an integer): their sum and sum of squares. The
+/// count is the node's visits (every visit backs up one score; while a
+/// search runs, the visits of playouts still under way are counted a
+/// little early). Integers, so the atomic sums are exact and never need a
+/// CAS loop; 16 bytes a node.
+#[derive(Default, Debug)]
+pub struct ScoreStats {
+    /// Sum of the margins.
+    sum: AtomicI64,
+    /// Sum of the squared margins.
+    sum_sq: AtomicU64,
+}
+
+/// A plain copy of [`ScoreStats`].
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct ScoreData {
+    /// Sum of Black's margins (komi not included).
+    pub sum: i64,
+    /// Sum of their squares.
+    pub sum_sq: u64,
+    /// Playouts counted (the node's visits).
+    pub count: u32,
+}
+
+impl ScoreData {
+    /// Mean of Black's margin (komi not included); `None` without playouts.
+    pub fn mean(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.sum as f64 / self.count as f64)
+    }
+
+    /// Standard deviation of the margins (population form); `None` without
+    /// playouts.
+    pub fn stdev(&self) -> Option<f64> {
+        let m = self.mean()?;
+        let var = self.sum_sq as f64 / self.count as f64 - m * m;
+        Some(var.max(0.0).sqrt())
+    }
+}
+
+impl ScoreStats {
+    /// Counts one playout ending with Black's margin `margin`.
+    #[inline]
+    pub(crate) fn add(&self, margin: i32) {
+        self.sum.fetch_add(margin as i64, Relaxed);
+        self.sum_sq
+            .fetch_add((margin as i64 * margin as i64) as u64, Relaxed);
+    }
+
+    fn set(&self, d: &ScoreData) {
+        self.sum.store(d.sum, Relaxed);
+        self.sum_sq.store(d.sum_sq, Relaxed);
+    }
+}
+
+/// The bytes one node takes: its [`Node`] and its [`ScoreStats`].
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>() + std::mem::size_of::<ScoreStats>();
 
 /// A plain copy of a node, for moving subtrees.
 #[derive(Copy, Clone, Debug, Default)]
@@ -163,6 +223,7 @@ pub(crate) fn decode_move(code: u16) -> Move {
 /// The arena. Node 0 is the root.
 pub struct Tree {
     chunks: Vec<OnceLock<Box<[Node]>>>,
+    score_chunks: Vec<OnceLock<Box<[ScoreStats]>>>,
     next: AtomicU32,
     cap: u32,
 }
@@ -175,11 +236,41 @@ impl Tree {
         let n_chunks = (cap as usize).div_ceil(CHUNK);
         let t = Tree {
             chunks: (0..n_chunks).map(|_| OnceLock::new()).collect(),
+            score_chunks: (0..n_chunks).map(|_| OnceLock::new()).collect(),
             next: AtomicU32::new(1),
             cap,
         };
         t.node(0).init(PASS, 0.0, 0.0);
+        t.score(0).set(&ScoreData::default());
         t
+    }
+
+    /// The score statistics of node `i`, counted by its visits.
+    pub(crate) fn score_data(&self, i: u32) -> ScoreData {
+        let s = self.score(i);
+        ScoreData {
+            sum: s.sum.load(Relaxed),
+            sum_sq: s.sum_sq.load(Relaxed),
+            count: self.node(i).visits(),
+        }
+    }
+
+    /// The score sums of node `i`.
+    #[inline]
+    pub(crate) fn score(&self, i: u32) -> &ScoreStats {
+        let chunk = self.score_chunks[(i >> CHUNK_BITS) as usize]
+            .get_or_init(|| (0..CHUNK).map(|_| ScoreStats::default()).collect());
+        &chunk[i as usize & (CHUNK - 1)]
+    }
+
+    /// Resets node `first + k` for each `(mv, prior visits, prior wins)`,
+    /// with empty score statistics.
+    pub(crate) fn init_children(&self, first: u32, moves: &[(u16, f32, f32)]) {
+        for (k, &(mv, pv, pw)) in moves.iter().enumerate() {
+            let i = first + k as u32;
+            self.node(i).init(mv, pv, pw);
+            self.score(i).set(&ScoreData::default());
+        }
     }
 
     /// The node with index `i`.
@@ -238,6 +329,7 @@ impl Tree {
     pub fn clear(&mut self) {
         self.next.store(1, Relaxed);
         self.node(0).init(PASS, 0.0, 0.0);
+        self.score(0).set(&ScoreData::default());
     }
 
     /// Makes node `new_root` the root, keeping its subtree and dropping the
@@ -248,6 +340,7 @@ impl Tree {
             return;
         }
         let mut out: Vec<NodeData> = Vec::new();
+        let mut scores: Vec<ScoreData> = Vec::new();
         let mut old_index: Vec<u32> = vec![new_root];
         let mut r = self.node(new_root).snapshot();
         r.mv = PASS;
@@ -275,8 +368,12 @@ impl Tree {
                 out.push(s);
             }
         }
-        for (i, d) in out.iter().enumerate() {
+        for &old in &old_index {
+            scores.push(self.score_data(old));
+        }
+        for (i, (d, sc)) in out.iter().zip(&scores).enumerate() {
             self.node(i as u32).restore(d);
+            self.score(i as u32).set(sc);
         }
         self.next.store(out.len() as u32, Relaxed);
     }
@@ -341,6 +438,21 @@ mod tests {
     }
 
     #[test]
+    fn score_statistics_are_exact_sums() {
+        let t = Tree::new(1024);
+        assert_eq!(t.score_data(0).mean(), None);
+        for m in [10, -4, 3, 3] {
+            t.root().visits.fetch_add(1, Relaxed);
+            t.score(0).add(m);
+        }
+        let d = t.score_data(0);
+        assert_eq!((d.count, d.sum, d.sum_sq), (4, 12, 134));
+        assert_eq!(d.mean(), Some(3.0));
+        // Population variance 134/4 - 9 = 24.5.
+        assert!((d.stdev().unwrap() - 24.5f64.sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
     fn reroot_keeps_the_subtree_packed() {
         let mut t = Tree::new(4096);
         let f = t.alloc(3).unwrap();
@@ -357,6 +469,8 @@ mod tests {
             t.node(g + k).visits.store(7 + k, Relaxed);
         }
         let mid = f + 1;
+        t.score(g + 1).add(-7);
+        t.score(mid).add(5);
         t.node(mid).first_child.store(g, Relaxed);
         t.node(mid).n_children.store(2, Relaxed);
         t.node(mid).state.store(EXPANDED, Release);
@@ -369,5 +483,9 @@ mod tests {
         assert_eq!(t.node(1).mv.load(Relaxed), 60);
         assert_eq!(t.node(2).visits(), 8);
         assert!(t.children(1).is_empty());
+        // Score statistics move with their nodes.
+        assert_eq!(t.score_data(0).sum, 5);
+        assert_eq!(t.score_data(1).sum_sq, 0);
+        assert_eq!(t.score_data(2).sum, -7);
     }
 }

@@ -163,8 +163,24 @@ impl GtpClient {
     /// [`ClientError::Spawn`] if the program cannot be started; any error
     /// of the first requests.
     pub fn start(command_line: &str, timeout: Duration) -> Result<GtpClient, ClientError> {
+        GtpClient::start_in(command_line, None, timeout)
+    }
+
+    /// [`GtpClient::start`] with the working directory `dir` (ours when
+    /// `None`), as regression suites need for their relative paths.
+    ///
+    /// # Errors
+    /// As [`GtpClient::start`].
+    pub fn start_in(
+        command_line: &str,
+        dir: Option<&std::path::Path>,
+        timeout: Duration,
+    ) -> Result<GtpClient, ClientError> {
         let words = split_command_line(command_line)?;
         let mut cmd = Command::new(&words[0]);
+        if let Some(dir) = dir {
+            cmd.current_dir(dir);
+        }
         cmd.args(&words[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -9,6 +9,7 @@ use super::contestant::{Contestant, Fault, Reply};
 use super::referee::Referee;
 use crate::color::Color;
 use crate::game::{fixed_handicap_points, Game};
+use crate::komi::Komi;
 use crate::point::Move;
 use crate::rules::Rules;
 use crate::score::GameResult;
@@ -22,7 +23,7 @@ pub struct GameConfig {
     /// Board size.
     pub size: usize,
     /// Komi.
-    pub komi: f32,
+    pub komi: Komi,
     /// Rules.
     pub rules: Rules,
     /// Moves (passes counted) after which the game is stopped and scored.
@@ -40,8 +41,8 @@ impl GameConfig {
     /// Checks the settings an outside caller could get wrong.
     ///
     /// # Errors
-    /// A message for a board size outside 2..=25 or a komi that is not a
-    /// finite number.
+    /// A message for a board size outside 2..=25 or a handicap that does
+    /// not fit the board (komi is a [`Komi`], checked when it was made).
     pub fn check(&self) -> Result<(), String> {
         if !(crate::point::MIN_SIZE..=crate::point::MAX_SIZE).contains(&self.size) {
             return Err(format!(
@@ -50,9 +51,6 @@ impl GameConfig {
                 crate::point::MIN_SIZE,
                 crate::point::MAX_SIZE
             ));
-        }
-        if !self.komi.is_finite() {
-            return Err(format!("komi {} is not a number", self.komi));
         }
         if self.handicap != 0 && fixed_handicap_points(self.size, self.handicap).is_none() {
             return Err(format!(
@@ -68,7 +66,7 @@ impl GameConfig {
     pub fn new(size: usize) -> GameConfig {
         GameConfig {
             size,
-            komi: 7.5,
+            komi: Komi::default(),
             rules: Rules::CHINESE,
             max_moves: 3 * size * size,
             move_timeout: None,

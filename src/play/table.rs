@@ -1,10 +1,10 @@
 //! Self-play tables: one row per finished game, and the numbers of a run
 //! (the part of [`super::selfplay`] that reads and counts, with no I/O).
 
-use crate::color::clip;
 use crate::color::Color;
 use crate::score::GameResult;
 use crate::stats::{json_counts, json_f64, text_counts, Tally};
+use crate::text::clip;
 use std::collections::BTreeMap;
 
 /// One row of a table: one finished game.

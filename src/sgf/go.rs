@@ -1,29 +1,20 @@
 //! The Go reading of a tree: board size, komi, rules, setup, the main line
 //! replayed into a [`Game`]; and a [`Game`] written back as a tree.
 
+use super::error::{ContentError, ContentErrorKind};
 use super::tree::{escape, GameTree, Node, Pos, Property};
+use super::warning::{Warning, WarningKind};
 use crate::board::{Board, IllegalMove};
-use crate::color::clip;
 use crate::color::Color;
 use crate::game::Game;
+use crate::komi::Komi;
 use crate::point::{parse_sgf_move, parse_sgf_point, Move, Point, MAX_SIZE, MIN_SIZE};
 use crate::rules::{KoRule, Rules};
+use crate::text::clip;
 use std::fmt;
 
-/// A tree whose Go content cannot be used: where, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ContentError {
-    /// The property at fault (1:1 when there is none).
-    pub pos: Pos,
-    /// What is wrong (lowercase).
-    pub message: String,
-}
-
-fn content(pos: Pos, message: impl Into<String>) -> ContentError {
-    ContentError {
-        pos,
-        message: message.into(),
-    }
+fn content(pos: Pos, kind: ContentErrorKind) -> ContentError {
+    ContentError::new(pos, kind)
 }
 
 /// A move of the record that could not be played.
@@ -79,7 +70,7 @@ pub struct Replay {
     /// The game as far as it was replayed.
     pub game: Game,
     /// Komi from `KM` (after x100 correction), if the record has one.
-    pub komi: Option<f32>,
+    pub komi: Option<Komi>,
     /// The rules replayed under.
     pub rules: Rules,
     /// The `RE` text, if any.
@@ -91,7 +82,7 @@ pub struct Replay {
     /// Moves the rules forbid that a tolerant replay played anyway.
     pub broken: Vec<IllegalAt>,
     /// Leniencies used, as `line:column: message`.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 /// The rules an SGF `RU` value names: the presets by name (`Chinese`,
@@ -162,7 +153,9 @@ pub fn board_size(root: &Node) -> Result<usize, ContentError> {
         s.trim().parse::<usize>().map_err(|_| {
             content(
                 p.pos,
-                format!("invalid board size 'SZ[{}]'", clip(&p.values[0])),
+                ContentErrorKind::InvalidSize {
+                    text: clip(&p.values[0]),
+                },
             )
         })
     };
@@ -172,30 +165,32 @@ pub fn board_size(root: &Node) -> Result<usize, ContentError> {
         if h != w {
             return Err(content(
                 p.pos,
-                format!("rectangular board {w}x{h} is not supported (square boards 2..=25 only)"),
+                ContentErrorKind::Rectangular {
+                    width: w,
+                    height: h,
+                },
             ));
         }
     }
     if !(MIN_SIZE..=MAX_SIZE).contains(&w) {
-        return Err(content(
-            p.pos,
-            format!("board size {w} is not supported (2..=25)"),
-        ));
+        return Err(content(p.pos, ContentErrorKind::UnsupportedSize(w)));
     }
     Ok(w)
 }
 
 /// Reads `KM`. Values of 100 or more in absolute value are the x100
 /// encoding some servers (Fox) write: `KM[650]` is 6.5 komi, with a
-/// warning (an error when `strict`). Returns `None` when absent.
+/// warning (an error when `strict`). Returns `None` when absent, and (with
+/// a warning) for a value that is no number or whose x100 reading is no
+/// [`Komi`] (beyond 1000 points either way).
 ///
 /// # Errors
-/// A value that is no number, or (with `strict`) an x100 value.
+/// With `strict`, a value that is no number or an x100 value.
 pub fn komi(
     root: &Node,
     strict: bool,
-    warnings: &mut Vec<String>,
-) -> Result<Option<f32>, ContentError> {
+    warnings: &mut Vec<Warning>,
+) -> Result<Option<Komi>, ContentError> {
     let p = match root.get("KM") {
         None => return Ok(None),
         Some(p) => p,
@@ -204,38 +199,44 @@ pub fn komi(
     if text.is_empty() {
         return Ok(None);
     }
-    let k: f32 = match text.parse::<f32>() {
-        Ok(k) if k.is_finite() => k,
-        _ => {
+    let value = text.parse::<f32>().ok().filter(|k| k.is_finite());
+    let times100 = value.is_some_and(|k| k.abs() >= 100.0);
+    if let (Some(k), true, true) = (value, times100, strict) {
+        return Err(content(
+            p.pos,
+            ContentErrorKind::KomiTimes100 {
+                text: text.to_string(),
+                komi: k / 100.0,
+            },
+        ));
+    }
+    let komi = value.and_then(|k| Komi::new(if times100 { k / 100.0 } else { k }).ok());
+    let komi = match komi {
+        Some(k) => k,
+        None => {
             if strict {
                 return Err(content(
                     p.pos,
-                    format!("invalid komi 'KM[{}]'", clip(&text)),
+                    ContentErrorKind::InvalidKomi { text: clip(&text) },
                 ));
             }
-            warnings.push(format!(
-                "{}: invalid komi 'KM[{}]' ignored",
+            warnings.push(Warning::new(
                 p.pos,
-                clip(&text)
+                WarningKind::InvalidKomi { text: clip(&text) },
             ));
             return Ok(None);
         }
     };
-    if k.abs() >= 100.0 {
-        let fixed = k / 100.0;
-        if strict {
-            return Err(content(
-                p.pos,
-                format!("komi {text} is out of range (x100 encoding of {fixed}?)"),
-            ));
-        }
-        warnings.push(format!(
-            "{}: komi {text} read as {fixed} (x100 encoding)",
-            p.pos
+    if times100 {
+        warnings.push(Warning::new(
+            p.pos,
+            WarningKind::KomiTimes100 {
+                text: text.to_string(),
+                komi: komi.get(),
+            },
         ));
-        return Ok(Some(fixed));
     }
-    Ok(Some(k))
+    Ok(Some(komi))
 }
 
 /// Expands a point-list property (`AB[aa][cc:dd]`) on a board of `size`.
@@ -249,13 +250,17 @@ pub fn point_list(p: &Property, size: usize) -> Result<Vec<Point>, ContentError>
         if v.is_empty() {
             continue;
         }
-        let bad = |what: &str| {
+        let bad = || {
             content(
                 p.pos,
-                format!("{what} '{}[{}]' on a {size}x{size} board", p.id, clip(v)),
+                ContentErrorKind::InvalidPoint {
+                    id: p.id.clone(),
+                    text: clip(v),
+                    size,
+                },
             )
         };
-        let pt = |s: &str| parse_sgf_point(s.trim(), size).map_err(|_| bad("invalid point"));
+        let pt = |s: &str| parse_sgf_point(s.trim(), size).map_err(|_| bad());
         match v.split_once(':') {
             None => out.push(pt(v)?),
             Some((a, b)) => {
@@ -287,7 +292,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
     if let Some(gm) = root.get("GM") {
         let v = gm.simple_text();
         if v != "1" {
-            return Err(content(gm.pos, format!("not a go game (GM[{}])", clip(&v))));
+            return Err(content(gm.pos, ContentErrorKind::NotGo { text: clip(&v) }));
         }
     }
     let size = board_size(root)?;
@@ -302,10 +307,9 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                     Some(r) => r,
                     None => {
                         if !t.is_empty() {
-                            warnings.push(format!(
-                                "{}: unknown rules 'RU[{}]': chinese used",
+                            warnings.push(Warning::new(
                                 p.pos,
-                                clip(&t)
+                                WarningKind::UnknownRules { text: clip(&t) },
                             ));
                         }
                         Rules::CHINESE
@@ -338,7 +342,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
     let mut number = 0usize;
     let mut illegal = None;
     let mut broken = Vec::new();
-    let komi_f = komi_value.unwrap_or(0.0);
+    let komi_f = komi_value.unwrap_or(Komi::ZERO);
 
     for &i in &line {
         let node = &tree.nodes[i];
@@ -351,7 +355,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                 } else {
                     w
                 };
-                return Err(content(later.pos, "two moves in one node"));
+                return Err(content(later.pos, ContentErrorKind::TwoMoves));
             }
             (Some(b), None) => Some((Color::Black, b)),
             (None, Some(w)) => Some((Color::White, w)),
@@ -366,14 +370,20 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
             if game.is_some() {
                 return Err(content(
                     p.pos,
-                    format!("setup property {id} after the first move is not supported"),
+                    ContentErrorKind::SetupAfterFirstMove { id: id.to_string() },
                 ));
             }
             if mv_prop.is_some() {
                 if opts.strict {
-                    return Err(content(p.pos, format!("setup {id} and a move in one node")));
+                    return Err(content(
+                        p.pos,
+                        ContentErrorKind::SetupWithMove { id: id.to_string() },
+                    ));
                 }
-                warnings.push(format!("{}: setup {id} and a move in one node", p.pos));
+                warnings.push(Warning::new(
+                    p.pos,
+                    WarningKind::SetupWithMove { id: id.to_string() },
+                ));
             }
             let c = match id {
                 "AB" => Some(Color::Black),
@@ -381,13 +391,19 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                 _ => None,
             };
             if opts.strict && p.values.iter().any(|v| v.trim().len() != v.len()) {
-                return Err(content(p.pos, format!("whitespace in point list {id}")));
+                return Err(content(
+                    p.pos,
+                    ContentErrorKind::WhitespaceInPointList { id: id.to_string() },
+                ));
             }
             let pts = point_list(p, size)?;
             let changes: Vec<_> = pts.into_iter().map(|pt| (pt, c)).collect();
-            setup
-                .set_many(&changes)
-                .map_err(|_| content(p.pos, format!("setup point off the board in {id}")))?;
+            setup.set_many(&changes).map_err(|_| {
+                content(
+                    p.pos,
+                    ContentErrorKind::SetupOffBoard { id: id.to_string() },
+                )
+            })?;
         }
         if let Some(p) = node.get("PL") {
             match p.simple_text().parse::<Color>() {
@@ -395,9 +411,12 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                     None => setup_pl = Some(c),
                     Some(g) => {
                         if opts.strict {
-                            return Err(content(p.pos, "PL after the first move"));
+                            return Err(content(p.pos, ContentErrorKind::PlAfterFirstMove));
                         }
-                        warnings.push(format!("{}: PL after the first move: {c} to play", p.pos));
+                        warnings.push(Warning::new(
+                            p.pos,
+                            WarningKind::PlAfterFirstMove { color: c },
+                        ));
                         g.set_to_move(c);
                     }
                 },
@@ -405,13 +424,16 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                     if opts.strict {
                         return Err(content(
                             p.pos,
-                            format!("invalid color 'PL[{}]'", clip(&p.text())),
+                            ContentErrorKind::InvalidPl {
+                                text: clip(&p.text()),
+                            },
                         ));
                     }
-                    warnings.push(format!(
-                        "{}: invalid color 'PL[{}]' ignored",
+                    warnings.push(Warning::new(
                         p.pos,
-                        clip(&p.text())
+                        WarningKind::InvalidPl {
+                            text: clip(&p.text()),
+                        },
                     ));
                 }
             }
@@ -428,12 +450,15 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
             if opts.strict {
                 return Err(content(
                     p.pos,
-                    format!("move {} has {} values", p.id, p.values.len()),
+                    ContentErrorKind::SeveralMoveValues {
+                        id: p.id.clone(),
+                        count: p.values.len(),
+                    },
                 ));
             }
-            warnings.push(format!(
-                "{}: move {} has several values; first used",
-                p.pos, p.id
+            warnings.push(Warning::new(
+                p.pos,
+                WarningKind::SeveralMoveValues { id: p.id.clone() },
             ));
         }
         let raw = p.values[0].trim();
@@ -441,19 +466,25 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
             if opts.strict {
                 return Err(content(
                     p.pos,
-                    format!("whitespace in move '{}[{}]'", p.id, clip(&p.values[0])),
+                    ContentErrorKind::WhitespaceInMove {
+                        id: p.id.clone(),
+                        text: clip(&p.values[0]),
+                    },
                 ));
             }
-            warnings.push(format!("{}: whitespace in move {} ignored", p.pos, p.id));
+            warnings.push(Warning::new(
+                p.pos,
+                WarningKind::WhitespaceInMove { id: p.id.clone() },
+            ));
         }
         let mv = parse_sgf_move(raw, size).map_err(|_| {
             content(
                 p.pos,
-                format!(
-                    "invalid move '{}[{}]' on a {size}x{size} board",
-                    p.id,
-                    clip(raw)
-                ),
+                ContentErrorKind::InvalidMove {
+                    id: p.id.clone(),
+                    text: clip(raw),
+                    size,
+                },
             )
         })?;
         if game.is_none() {
@@ -472,13 +503,13 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
             if opts.strict {
                 return Err(content(
                     p.pos,
-                    format!("move {number}: {color} plays out of turn"),
+                    ContentErrorKind::OutOfTurn { number, color },
                 ));
             }
             if warnings.len() < 100 {
-                warnings.push(format!(
-                    "{}: move {number}: {color} plays out of turn",
-                    p.pos
+                warnings.push(Warning::new(
+                    p.pos,
+                    WarningKind::OutOfTurn { number, color },
                 ));
             }
         }
@@ -496,7 +527,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                 Ok(Some(reason)) => {
                     let a = at(reason, mv.point().expect("a pass is always legal"));
                     if warnings.len() < 100 {
-                        warnings.push(format!("{}: {a}: played anyway", p.pos));
+                        warnings.push(Warning::new(p.pos, WarningKind::PlayedAnyway(a.clone())));
                     }
                     broken.push(a);
                 }
@@ -549,10 +580,10 @@ fn start_game(
     setup: &mut Board,
     to_move: Color,
     rules: Rules,
-    komi: f32,
+    komi: Komi,
     strict: bool,
     pos: Pos,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Game, ContentError> {
     let dead: Vec<Point> = setup
         .points()
@@ -561,14 +592,11 @@ fn start_game(
     if !dead.is_empty() {
         let names: Vec<String> = dead.iter().map(|p| p.to_sgf()).collect();
         if strict {
-            return Err(content(
-                pos,
-                format!("setup stones without liberties: {}", names.join(" ")),
-            ));
+            return Err(content(pos, ContentErrorKind::DeadSetup { points: names }));
         }
-        warnings.push(format!(
-            "{pos}: setup stones without liberties removed: {}",
-            names.join(" ")
+        warnings.push(Warning::new(
+            pos,
+            WarningKind::DeadSetupRemoved { points: names },
         ));
         let changes: Vec<_> = dead.iter().map(|&p| (p, None)).collect();
         setup.set_many(&changes).expect("points are on the board");

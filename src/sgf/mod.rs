@@ -40,7 +40,9 @@
 //! - missing `)` at the end of the file;
 //! - an unknown `CA` charset or bytes invalid in the charset (replaced by
 //!   U+FFFD);
-//! - komi written x100 (`KM[650]` is 6.5; any value of 100 or more);
+//! - komi written x100 (`KM[650]` is 6.5; any value of 100 or more; a
+//!   value whose x100 reading is still no [`crate::Komi`], beyond 1000
+//!   points either way, is ignored as unreadable);
 //! - setup (`AB`/`AW`/`AE`) and a move in the same node before the first
 //!   move (Fox);
 //! - moves out of turn (the same colour twice: handicap written as moves,
@@ -65,6 +67,13 @@
 //! point values (`B[R16]`, off-board points), two moves in one node,
 //! setup or `PL` after the first move.
 //!
+//! Every leniency used and every rule violation played through is a
+//! [`Warning`]: its place and a [`WarningKind`] to match on; `Display`
+//! gives the `line:column: text` form. Errors are values the same way: a
+//! [`SyntaxError`] (a place and a [`SyntaxErrorKind`]) from reading, a
+//! [`ContentError`] (a place and a [`ContentErrorKind`]) from replaying,
+//! and [`SgfError`] adds the file name.
+//!
 //! # Replay
 //!
 //! Move numbers count the B and W properties of the main line from 1,
@@ -84,14 +93,18 @@
 //! pass. [`tree::write_collection`] writes any tree back; reading what it
 //! writes gives the same tree.
 
+pub mod error;
 pub mod go;
 pub mod parse;
 pub mod report;
 pub mod tree;
+pub mod warning;
 
-pub use go::{game_to_tree, replay, ContentError, GameInfo, IllegalAt, Replay, ReplayOptions};
-pub use parse::{read_bytes, read_str, Collection, ReadOptions, SyntaxError};
+pub use error::{ContentError, ContentErrorKind, SyntaxError, SyntaxErrorKind};
+pub use go::{game_to_tree, replay, GameInfo, IllegalAt, Replay, ReplayOptions};
+pub use parse::{read_bytes, read_str, Collection, ReadOptions};
 pub use tree::{GameTree, Node, Pos, Property};
+pub use warning::{Warning, WarningKind};
 
 use crate::game::Game;
 use crate::rules::Rules;
@@ -99,21 +112,21 @@ use std::fmt;
 use std::path::Path;
 
 /// What went wrong, without the place.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SgfErrorKind {
-    /// The file could not be read.
+    /// The file could not be read (the system's message, lowercase).
     Io(String),
     /// The text is no SGF (or needs a leniency in strict mode).
-    Syntax(String),
+    Syntax(SyntaxErrorKind),
     /// The SGF is no usable Go record.
-    Content(String),
+    Content(ContentErrorKind),
     /// A move of the main line cannot be played.
     IllegalMove(IllegalAt),
 }
 
 /// An error reading or replaying an SGF file: the file, the line and
 /// column, and what was expected.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SgfError {
     /// The file name as given (`<input>` for text without a file).
     pub file: String,
@@ -127,9 +140,8 @@ impl fmt::Display for SgfError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             SgfErrorKind::Io(m) => write!(f, "{}: cannot read file: {m}", self.file),
-            SgfErrorKind::Syntax(m) | SgfErrorKind::Content(m) => {
-                write!(f, "{}:{}: {m}", self.file, self.pos)
-            }
+            SgfErrorKind::Syntax(k) => write!(f, "{}:{}: {k}", self.file, self.pos),
+            SgfErrorKind::Content(k) => write!(f, "{}:{}: {k}", self.file, self.pos),
             SgfErrorKind::IllegalMove(a) => {
                 write!(f, "{}:{}: illegal {a}", self.file, self.pos)
             }
@@ -144,7 +156,7 @@ impl SgfError {
         SgfError {
             file: file.to_string(),
             pos: e.pos,
-            kind: SgfErrorKind::Syntax(e.message),
+            kind: SgfErrorKind::Syntax(e.kind),
         }
     }
 
@@ -152,7 +164,7 @@ impl SgfError {
         SgfError {
             file: file.to_string(),
             pos: e.pos,
-            kind: SgfErrorKind::Content(e.message),
+            kind: SgfErrorKind::Content(e.kind),
         }
     }
 }
@@ -186,9 +198,9 @@ pub struct Loaded {
     /// The game, its history replayed.
     pub game: Game,
     /// Leniencies used and rule violations played through.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     /// Komi from `KM`, if the record has one.
-    pub komi: Option<f32>,
+    pub komi: Option<crate::komi::Komi>,
 }
 
 /// Reads the first game of the file at `path` and replays its main line

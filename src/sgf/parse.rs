@@ -3,8 +3,10 @@
 //! The parser is a loop over characters with an explicit stack of open
 //! `(`: no recursion, so nesting depth is bounded only by memory.
 
+use super::error::{SyntaxError, SyntaxErrorKind};
 use super::tree::{GameTree, Node, Pos, Property};
-use crate::color::clip;
+use super::warning::{Warning, WarningKind};
+use crate::text::clip;
 use encoding_rs::Encoding;
 
 /// How the reader treats deviations from the `FF[4]` grammar.
@@ -15,23 +17,14 @@ pub struct ReadOptions {
     pub strict: bool,
 }
 
-/// A syntax error: where, and what was expected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SyntaxError {
-    /// Where the reader stopped.
-    pub pos: Pos,
-    /// What went wrong (lowercase).
-    pub message: String,
-}
-
 /// What [`read_bytes`] and [`read_str`] return: the trees and every
-/// leniency used, as `line:column: message` warnings.
+/// leniency used, as [`Warning`]s.
 #[derive(Clone, Debug, Default)]
 pub struct Collection {
     /// The game trees in file order.
     pub trees: Vec<GameTree>,
     /// Leniencies used and charset notes.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     /// The charset the bytes were decoded with (`UTF-8` for text input).
     pub charset: String,
 }
@@ -101,22 +94,21 @@ pub fn encoding_for_charset(name: &str) -> Option<&'static Encoding> {
 ///
 /// # Errors
 /// Only with `strict`: an unknown or unusable charset.
-pub fn decode(bytes: &[u8], strict: bool) -> Result<(String, String, Vec<String>), SyntaxError> {
+pub fn decode(bytes: &[u8], strict: bool) -> Result<(String, String, Vec<Warning>), SyntaxError> {
     let mut notes = Vec::new();
-    let at_start = Pos { line: 1, column: 1 };
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
         let (text, had_errors) = enc.decode_without_bom_handling(&bytes[bom_len..]);
         if had_errors {
             if strict {
-                return Err(SyntaxError {
-                    pos: at_start,
-                    message: format!("bytes invalid in {}", enc.name()),
-                });
+                return Err(SyntaxError::at_start(
+                    SyntaxErrorKind::BytesInvalidAfterBom {
+                        charset: enc.name().to_string(),
+                    },
+                ));
             }
-            notes.push(format!(
-                "1:1: bytes invalid in {} replaced by U+FFFD",
-                enc.name()
-            ));
+            notes.push(Warning::at_start(WarningKind::BytesReplaced {
+                charset: enc.name().to_string(),
+            }));
         }
         return Ok((text.into_owned(), enc.name().to_string(), notes));
     }
@@ -146,7 +138,9 @@ pub fn decode(bytes: &[u8], strict: bool) -> Result<(String, String, Vec<String>
         };
         if let Some(enc) = enc {
             let (text, _) = enc.decode_without_bom_handling(bytes);
-            notes.push(format!("1:1: no byte order mark; read as {}", enc.name()));
+            notes.push(Warning::at_start(WarningKind::NoByteOrderMark {
+                charset: enc.name().to_string(),
+            }));
             return Ok((text.into_owned(), enc.name().to_string(), notes));
         }
     }
@@ -171,10 +165,9 @@ pub fn decode(bytes: &[u8], strict: bool) -> Result<(String, String, Vec<String>
                 names.push(enc.name());
             }
         }
-        notes.push(format!(
-            "1:1: game trees in several charsets, each decoded by its own CA: {}",
-            names.join(", ")
-        ));
+        notes.push(Warning::at_start(WarningKind::SeveralCharsets {
+            charsets: names.iter().map(|n| n.to_string()).collect(),
+        }));
         return Ok((text, names.join(","), notes));
     }
     let first = declared.into_iter().flatten().next();
@@ -227,21 +220,21 @@ fn decode_as(
     declared: Option<&str>,
     latin1: bool,
     strict: bool,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Warning>,
 ) -> Result<(String, &'static Encoding), SyntaxError> {
-    let at_start = Pos { line: 1, column: 1 };
     let enc = match declared {
         Some("") => None,
         Some(name) => match encoding_for_charset(name) {
             Some(e) => Some(e),
             None => {
                 if strict {
-                    return Err(SyntaxError {
-                        pos: at_start,
-                        message: format!("unknown charset 'CA[{}]'", clip(name)),
-                    });
+                    return Err(SyntaxError::at_start(SyntaxErrorKind::UnknownCharset {
+                        name: clip(name),
+                    }));
                 }
-                notes.push(format!("1:1: unknown charset 'CA[{}]' ignored", clip(name)));
+                notes.push(Warning::at_start(WarningKind::UnknownCharset {
+                    name: clip(name),
+                }));
                 None
             }
         },
@@ -250,10 +243,9 @@ fn decode_as(
     let enc = match enc {
         Some(e) if e == encoding_rs::UTF_16LE || e == encoding_rs::UTF_16BE => {
             // A UTF-16 declaration on bytes that are not UTF-16 (no zeros).
-            notes.push(format!(
-                "1:1: declared {} but the bytes are not utf-16",
-                e.name()
-            ));
+            notes.push(Warning::at_start(WarningKind::NotUtf16 {
+                declared: e.name().to_string(),
+            }));
             None
         }
         e => e,
@@ -270,10 +262,9 @@ fn decode_as(
                     chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
                 det.feed(bytes, true);
                 let guess = det.guess(None, chardetng::Utf8Detection::Allow);
-                notes.push(format!(
-                    "1:1: no usable charset declared and not utf-8; guessed {}",
-                    guess.name()
-                ));
+                notes.push(Warning::at_start(WarningKind::GuessedCharset {
+                    charset: guess.name().to_string(),
+                }));
                 guess
             }
         }
@@ -281,15 +272,13 @@ fn decode_as(
     let (text, had_errors) = enc.decode_without_bom_handling(bytes);
     if had_errors {
         if strict {
-            return Err(SyntaxError {
-                pos: at_start,
-                message: format!("bytes invalid in charset {}", enc.name()),
-            });
+            return Err(SyntaxError::at_start(SyntaxErrorKind::BytesInvalid {
+                charset: enc.name().to_string(),
+            }));
         }
-        notes.push(format!(
-            "1:1: bytes invalid in {} replaced by U+FFFD",
-            enc.name()
-        ));
+        notes.push(Warning::at_start(WarningKind::BytesReplaced {
+            charset: enc.name().to_string(),
+        }));
     }
     Ok((text.into_owned(), enc))
 }
@@ -399,19 +388,8 @@ impl Builder {
     }
 }
 
-fn err(pos: Pos, message: impl Into<String>) -> SyntaxError {
-    SyntaxError {
-        pos,
-        message: message.into(),
-    }
-}
-
-fn describe(c: Option<char>) -> String {
-    match c {
-        None => "end of file".to_string(),
-        Some(c) if c.is_control() || c.is_whitespace() => format!("{:?}", c),
-        Some(c) => format!("'{c}'"),
-    }
+fn err(pos: Pos, kind: SyntaxErrorKind) -> SyntaxError {
+    SyntaxError::new(pos, kind)
 }
 
 /// Reads every game tree from text.
@@ -423,16 +401,18 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
     let strict = opts.strict;
     let mut cur = Cursor::new(text);
     let mut trees: Vec<GameTree> = Vec::new();
-    let mut warnings: Vec<String> = Vec::new();
+    let mut warnings: Vec<Warning> = Vec::new();
     let mut dropped = 0usize;
     let mut long_names = std::collections::HashSet::new();
-    let mut warn = |pos: Pos, msg: String| {
+    let mut warn = |pos: Pos, kind: WarningKind| {
         // One warning per distinct long property name.
-        if msg.starts_with("long property name") && !long_names.insert(msg.clone()) {
-            return;
+        if let WarningKind::LongName { raw, id } = &kind {
+            if !long_names.insert((raw.clone(), id.clone())) {
+                return;
+            }
         }
         if warnings.len() < 100 {
-            warnings.push(format!("{pos}: {msg}"));
+            warnings.push(Warning::new(pos, kind));
         } else {
             dropped += 1;
         }
@@ -447,15 +427,16 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
             Some('(') if strict || tree_starts_here(&cur) => {}
             Some(c) => {
                 if strict {
-                    let what = if trees.is_empty() {
-                        "expected '(' to open a game tree"
+                    let found = Some(c);
+                    let kind = if trees.is_empty() {
+                        SyntaxErrorKind::ExpectedTree { found }
                     } else {
-                        "expected '(' or end of file after a game tree"
+                        SyntaxErrorKind::ExpectedTreeOrEnd { found }
                     };
-                    return Err(err(pos, format!("{what}, found {}", describe(Some(c)))));
+                    return Err(err(pos, kind));
                 }
                 if !junk_warned {
-                    warn(pos, "text outside a game tree skipped".to_string());
+                    warn(pos, WarningKind::TextOutsideTree);
                     junk_warned = true;
                 }
                 cur.next();
@@ -479,10 +460,10 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                 if strict {
                     return Err(err(
                         cur.pos,
-                        format!("expected ';' after '(', found {}", describe(Some(c))),
+                        SyntaxErrorKind::ExpectedSemicolon { found: Some(c) },
                     ));
                 }
-                warn(cur.pos, "missing ';' before the first node".to_string());
+                warn(cur.pos, WarningKind::MissingSemicolon);
                 let n = b.add(None, false);
                 stack[0].last = Some(n);
                 stack[0].has_node = true;
@@ -490,23 +471,26 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
             }
             Some(')') => {
                 if strict {
-                    return Err(err(cur.pos, "expected ';' after '(', found ')'"));
+                    return Err(err(
+                        cur.pos,
+                        SyntaxErrorKind::ExpectedSemicolon { found: Some(')') },
+                    ));
                 }
-                warn(cur.pos, "empty game tree '()' skipped".to_string());
+                warn(cur.pos, WarningKind::EmptyTree);
                 cur.next();
                 continue;
             }
             other => {
                 if other.is_none() && trees.is_empty() {
-                    return Err(err(cur.pos, "unexpected end of file: expected ';'"));
+                    return Err(err(cur.pos, SyntaxErrorKind::EndBeforeSemicolon));
                 }
                 if other.is_none() {
-                    warn(cur.pos, "unclosed '(' at end of file ignored".to_string());
+                    warn(cur.pos, WarningKind::UnclosedParen);
                     break;
                 }
                 return Err(err(
                     cur.pos,
-                    format!("expected ';' after '(', found {}", describe(other)),
+                    SyntaxErrorKind::ExpectedSemicolon { found: other },
                 ));
             }
         }
@@ -521,28 +505,18 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                     let n = if frame.last.is_none() && !b.nodes.is_empty() {
                         // A second root in one tree: `((;a)(;b))`.
                         if strict {
-                            return Err(err(pos, "a game tree has two roots"));
+                            return Err(err(pos, SyntaxErrorKind::TwoRoots));
                         }
-                        warn(
-                            pos,
-                            "two roots in one game tree: read as two games".to_string(),
-                        );
+                        warn(pos, WarningKind::TwoRoots);
                         frame.after_variation = false;
                         let done = std::mem::replace(&mut b, Builder::new());
                         trees.extend(done.finish());
                         b.add(None, false)
                     } else if frame.after_variation {
                         if strict {
-                            return Err(err(
-                                pos,
-                                "expected '(' or ')' after a variation, found ';'",
-                            ));
+                            return Err(err(pos, SyntaxErrorKind::NodeAfterVariation));
                         }
-                        warn(
-                            pos,
-                            "node after a closed variation continues the main line (ff[1] style)"
-                                .to_string(),
-                        );
+                        warn(pos, WarningKind::NodeAfterVariation);
                         frame.after_variation = false;
                         b.add(frame.last, true)
                     } else {
@@ -558,9 +532,12 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                     let parent = stack.last().expect("inside a tree");
                     if !parent.has_node {
                         if strict {
-                            return Err(err(pos, "expected ';' after '(', found '('"));
+                            return Err(err(
+                                pos,
+                                SyntaxErrorKind::ExpectedSemicolon { found: Some('(') },
+                            ));
                         }
-                        warn(pos, "redundant '(' read as one".to_string());
+                        warn(pos, WarningKind::RedundantParen);
                     }
                     let last = parent.last;
                     stack.push(Frame {
@@ -573,9 +550,12 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                     cur.skip_ws();
                     if cur.peek() == Some(')') {
                         if strict {
-                            return Err(err(cur.pos, "expected ';' after '(', found ')'"));
+                            return Err(err(
+                                cur.pos,
+                                SyntaxErrorKind::ExpectedSemicolon { found: Some(')') },
+                            ));
                         }
-                        warn(cur.pos, "empty variation '()' skipped".to_string());
+                        warn(cur.pos, WarningKind::EmptyVariation);
                     }
                 }
                 Some(')') => {
@@ -589,20 +569,15 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
                 None => {
                     if strict {
                         let open = stack.last().map_or(pos, |f| f.open_pos);
-                        return Err(err(
-                            pos,
-                            format!(
-                                "unexpected end of file: expected ')' to close the '(' at {open}"
-                            ),
-                        ));
+                        return Err(err(pos, SyntaxErrorKind::UnclosedParen { open }));
                     }
-                    warn(pos, "missing ')' at end of file".to_string());
+                    warn(pos, WarningKind::MissingCloseParen);
                     break;
                 }
                 Some(c) => {
                     return Err(err(
                         pos,
-                        format!("expected ';', '(' or ')', found {}", describe(Some(c))),
+                        SyntaxErrorKind::ExpectedNodeOrParen { found: Some(c) },
                     ));
                 }
             }
@@ -612,10 +587,10 @@ pub fn read_str(text: &str, opts: ReadOptions) -> Result<Collection, SyntaxError
         }
     }
     if trees.is_empty() {
-        return Err(err(cur.pos, "no game tree: expected '(;'"));
+        return Err(err(cur.pos, SyntaxErrorKind::NoGameTree));
     }
     if dropped > 0 {
-        warnings.push(format!("{}: {dropped} more warnings not shown", cur.pos));
+        warnings.push(Warning::new(cur.pos, WarningKind::MoreNotShown(dropped)));
     }
     Ok(Collection {
         trees,
@@ -675,7 +650,7 @@ fn read_properties(
     cur: &mut Cursor<'_>,
     node: &mut Node,
     strict: bool,
-    warn: &mut impl FnMut(Pos, String),
+    warn: &mut impl FnMut(Pos, WarningKind),
 ) -> Result<(), SyntaxError> {
     loop {
         cur.skip_ws();
@@ -691,7 +666,7 @@ fn read_properties(
                 break;
             }
             if raw_id.len() >= 64 {
-                return Err(err(pos, "property identifier longer than 64 letters"));
+                return Err(err(pos, SyntaxErrorKind::IdentifierTooLong));
             }
             raw_id.push(c);
             cur.next();
@@ -699,18 +674,18 @@ fn read_properties(
         let id: String = raw_id.chars().filter(|c| c.is_ascii_uppercase()).collect();
         if id != raw_id {
             if id.is_empty() {
-                return Err(err(
-                    pos,
-                    format!("expected a property identifier in upper case, found '{raw_id}'"),
-                ));
+                return Err(err(pos, SyntaxErrorKind::NoUpperCase { raw: raw_id }));
             }
             if strict {
-                return Err(err(
-                    pos,
-                    format!("property identifier '{raw_id}' is not upper case (ff[3] long name)"),
-                ));
+                return Err(err(pos, SyntaxErrorKind::LongName { raw: raw_id }));
             }
-            warn(pos, format!("long property name '{raw_id}' read as '{id}'"));
+            warn(
+                pos,
+                WarningKind::LongName {
+                    raw: raw_id.to_string(),
+                    id: id.clone(),
+                },
+            );
         }
         // The values.
         let mut values = Vec::new();
@@ -725,17 +700,11 @@ fn read_properties(
             loop {
                 match cur.next() {
                     None => {
-                        return Err(err(
-                            cur.pos,
-                            format!("unexpected end of file: expected ']' to close the value opened at {vpos}"),
-                        ))
+                        return Err(err(cur.pos, SyntaxErrorKind::UnclosedValue { open: vpos }))
                     }
                     Some('\\') => match cur.next() {
                         None => {
-                            return Err(err(
-                                cur.pos,
-                                format!("unexpected end of file: expected ']' to close the value opened at {vpos}"),
-                            ))
+                            return Err(err(cur.pos, SyntaxErrorKind::UnclosedValue { open: vpos }))
                         }
                         Some(x) => {
                             v.push('\\');
@@ -746,10 +715,7 @@ fn read_properties(
                         if strict || value_really_ends(cur) {
                             break;
                         }
-                        warn(
-                            vpos,
-                            format!("unescaped ']' inside the value of {id} kept as text"),
-                        );
+                        warn(vpos, WarningKind::UnescapedBracket { id: id.clone() });
                         v.push_str("\\]");
                     }
                     Some(c) => v.push(c),
@@ -758,22 +724,14 @@ fn read_properties(
             values.push(v);
         }
         if values.is_empty() {
-            return Err(err(
-                cur.pos,
-                format!(
-                    "expected '[' after property {id}, found {}",
-                    describe(cur.peek())
-                ),
-            ));
+            let found = cur.peek();
+            return Err(err(cur.pos, SyntaxErrorKind::ExpectedValue { id, found }));
         }
         if let Some(p) = node.props.iter_mut().find(|p| p.id == id) {
             if strict {
-                return Err(err(pos, format!("property {id} appears twice in one node")));
+                return Err(err(pos, SyntaxErrorKind::RepeatedProperty { id }));
             }
-            warn(
-                pos,
-                format!("property {id} repeated in one node: values merged"),
-            );
+            warn(pos, WarningKind::RepeatedProperty { id: id.clone() });
             p.values.extend(values);
         } else {
             node.props.push(Property { id, values, pos });
@@ -835,7 +793,8 @@ mod tests {
     fn positions_count_lines_and_columns() {
         let e = strict_err("(;B[aa]\r\n;W[bb]\n ;B[cc");
         assert_eq!(e.pos, Pos { line: 3, column: 7 });
-        assert!(e.message.contains("expected ']'"), "{}", e.message);
-        assert!(e.message.contains("3:4"), "{}", e.message);
+        let message = e.kind.to_string();
+        assert!(message.contains("expected ']'"), "{message}");
+        assert!(message.contains("3:4"), "{message}");
     }
 }

@@ -4,7 +4,7 @@
 //! as Sabaki does it (`protocol_version` after `lz-analyze`).
 
 use kosumi::color::Color;
-use kosumi::gtp::analysis::info_line;
+use kosumi::gtp::info::{info_line, info_line_with, Show};
 use kosumi::gtp::{Config, Dialect, Engine};
 use kosumi::mcts::{Analysis, CandidateInfo, MctsPlayer, SearchConfig};
 use kosumi::point::{parse_gtp_move, Move};
@@ -79,6 +79,9 @@ fn sample() -> Analysis {
         lcb,
         order,
         pv: pv.iter().map(|s| mv(s)).collect(),
+        pv_visits: (0..pv.len() as u32).map(|k| visits >> k).collect(),
+        score_lead: -1.5,
+        score_stdev: 20.25,
     };
     Analysis {
         color: Color::White,
@@ -86,6 +89,10 @@ fn sample() -> Analysis {
         playouts: 1000,
         winrate: 0.4656,
         score_lead: -1.0,
+        root_winrate: 0.45,
+        root_score_lead: -1.25,
+        root_score_stdev: 21.5,
+        unvisited: vec![cand("K10", 0, 0.5, 0.004, 0.0, 0, &["K10"])],
         candidates: vec![
             cand(
                 "D4",
@@ -513,4 +520,299 @@ fn a_corner_seki_is_seki_not_dead() {
     assert_eq!(names, ["A1", "A3", "B2", "B3", "C1", "C2", "C3"], "{seki}");
     let dead = e.execute(b"final_status_list dead").unwrap();
     assert_eq!(dead.trim_end(), "=", "{dead:?}");
+}
+
+/// KataGo's fields as its GTP_Extensions.md lists them, read robustly to
+/// order: `info` pieces of `key value` pairs where `pv`, `pvVisits` run to
+/// the next known key, then an optional `rootInfo` block and an optional
+/// `ownership` block of numbers.
+#[derive(Debug, Default)]
+struct KataLine {
+    moves: Vec<Vec<(String, Vec<String>)>>,
+    root: Vec<(String, Vec<String>)>,
+    ownership: Vec<f32>,
+}
+
+fn kata_parse(line: &str) -> KataLine {
+    const LISTS: [&str; 3] = ["pv", "pvVisits", "pvEdgeVisits"];
+    let mut out = KataLine::default();
+    let mut toks = line.split_whitespace().peekable();
+    // Which block the pairs go to: 0 a move, 1 rootInfo.
+    let mut block = 0;
+    while let Some(t) = toks.next() {
+        match t {
+            "info" => {
+                out.moves.push(Vec::new());
+                block = 0;
+            }
+            "rootInfo" => block = 1,
+            "ownership" => {
+                out.ownership = toks.by_ref().map(|v| v.parse().unwrap()).collect();
+            }
+            key => {
+                let mut values = Vec::new();
+                if LISTS.contains(&key) {
+                    while let Some(v) = toks.peek() {
+                        if ["info", "rootInfo", "ownership"].contains(v) || LISTS.contains(v) {
+                            break;
+                        }
+                        values.push(toks.next().unwrap().to_string());
+                    }
+                } else {
+                    values.push(toks.next().expect("a value").to_string());
+                }
+                let pairs = if block == 0 {
+                    out.moves.last_mut().expect("a key before any info")
+                } else {
+                    &mut out.root
+                };
+                pairs.push((key.to_string(), values));
+            }
+        }
+    }
+    out
+}
+
+fn field<'a>(pairs: &'a [(String, Vec<String>)], key: &str) -> &'a [String] {
+    &pairs
+        .iter()
+        .find(|(k, _)| k == key)
+        .unwrap_or_else(|| panic!("no {key} in {pairs:?}"))
+        .1
+}
+
+fn num(pairs: &[(String, Vec<String>)], key: &str) -> f64 {
+    field(pairs, key)[0].parse().unwrap()
+}
+
+#[test]
+fn kata_scores_come_before_the_pv_where_sabaki_reads_them() {
+    let line = info_line(&sample(), 19, Dialect::Kata, false).unwrap();
+    let vars = sabaki_parse(&line);
+    assert_eq!(vars.len(), 2);
+    assert_eq!(get(&vars[0], "scoreLead"), "-1.500000");
+    assert_eq!(get(&vars[0], "scoreMean"), "-1.500000");
+    assert_eq!(get(&vars[0], "scoreStdev"), "20.250000");
+    assert_eq!(vars[0].pv, ["D4", "Q16"]);
+    // Leela Zero's dialect has no scores.
+    let lz = info_line(&sample(), 19, Dialect::Lz, false).unwrap();
+    assert!(!lz.contains("score"), "{lz}");
+}
+
+#[test]
+fn pv_visits_root_info_and_move_counts_as_katago_documents_them() {
+    let show = Show {
+        ownership: true,
+        pv_visits: true,
+        root_info: true,
+        ..Show::default()
+    };
+    let line = info_line_with(&sample(), 19, Dialect::Kata, &show).unwrap();
+    let k = kata_parse(&line);
+    assert_eq!(k.moves.len(), 2, "{line}");
+    // The PV stops at its pass, and so do its visits.
+    assert_eq!(field(&k.moves[0], "pv"), ["D4", "Q16"]);
+    assert_eq!(field(&k.moves[0], "pvVisits"), ["836", "418"]);
+    assert_eq!(field(&k.moves[1], "pvVisits"), ["60"]);
+    assert_eq!(num(&k.root, "visits"), 1000.0);
+    assert_eq!(num(&k.root, "winrate"), 0.45);
+    assert_eq!(num(&k.root, "scoreLead"), -1.25);
+    assert_eq!(num(&k.root, "scoreStdev"), 21.5);
+    assert_eq!(k.ownership.len(), 361);
+    // rootInfo after the candidates, ownership last.
+    assert!(line.find(" rootInfo ").unwrap() < line.find(" ownership ").unwrap());
+
+    let count = |show: Show| {
+        let l = info_line_with(&sample(), 19, Dialect::Kata, &show);
+        l.map_or(0, |l| kata_parse(&l).moves.len())
+    };
+    // minmoves fills with the unvisited move (only one exists here).
+    let k10 = info_line_with(
+        &sample(),
+        19,
+        Dialect::Kata,
+        &Show {
+            min_moves: 5,
+            ..Show::default()
+        },
+    )
+    .unwrap();
+    let k = kata_parse(&k10);
+    assert_eq!(k.moves.len(), 3);
+    assert_eq!(field(&k.moves[2], "move"), ["K10"]);
+    assert_eq!(field(&k.moves[2], "visits"), ["0"]);
+    assert_eq!(field(&k.moves[2], "order"), ["2"]);
+    assert_eq!(
+        count(Show {
+            max_moves: 1,
+            ..Show::default()
+        }),
+        1
+    );
+    assert_eq!(
+        count(Show {
+            max_moves: 0,
+            ..Show::default()
+        }),
+        0
+    );
+}
+
+/// `kata-analyze` at the engine in process with a playout limit; the
+/// single final line, parsed.
+fn kata_analyze(e: &mut Engine, args: &str) -> KataLine {
+    let out = e
+        .execute(format!("kata-analyze {args}").as_bytes())
+        .unwrap();
+    assert!(out.starts_with("=\ninfo move "), "{out}");
+    let lines: Vec<&str> = out.trim_end().lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    kata_parse(lines[1])
+}
+
+#[test]
+fn score_lead_is_the_lead_of_the_side_analysed() {
+    // With komi -60 on 9x9 Black leads by about 60 whoever moves.
+    let mut e = search_engine(400);
+    e.execute(b"komi -60").unwrap();
+    let b = kata_analyze(&mut e, "b 360000 rootInfo true");
+    let w = kata_analyze(&mut e, "w 360000 rootInfo true");
+    for m in &b.moves {
+        let lead = num(m, "scoreLead");
+        assert!(lead > 30.0 && lead < 141.0, "{m:?}");
+        assert_eq!(num(m, "scoreMean"), lead);
+        assert!(num(m, "scoreStdev") >= 0.0, "{m:?}");
+    }
+    for m in &w.moves {
+        assert!(num(m, "scoreLead") < -30.0, "{m:?}");
+    }
+    assert!(num(&b.root, "scoreLead") > 30.0, "{:?}", b.root);
+    assert!(num(&w.root, "scoreLead") < -30.0, "{:?}", w.root);
+    assert!(num(&b.root, "winrate") > 0.9, "{:?}", b.root);
+    assert!(num(&w.root, "winrate") < 0.1, "{:?}", w.root);
+    // rootInfo counts every visit of the root: at least the candidates'.
+    let shown: f64 = b.moves.iter().map(|m| num(m, "visits")).sum();
+    assert!(num(&b.root, "visits") >= shown, "{:?}", b.root);
+}
+
+#[test]
+fn pv_visits_count_down_the_pv_in_a_search() {
+    let mut e = search_engine(600);
+    e.execute(b"play b e5").unwrap();
+    let k = kata_analyze(&mut e, "w 360000 pvVisits true pvEdgeVisits true");
+    for m in &k.moves {
+        // A tree, not a graph: edge visits are node visits.
+        assert_eq!(field(m, "pvEdgeVisits"), field(m, "pvVisits"));
+        let pv = field(m, "pv");
+        let visits: Vec<u32> = field(m, "pvVisits")
+            .iter()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert_eq!(pv.len(), visits.len(), "{m:?}");
+        assert_eq!(visits[0] as f64, num(m, "visits"));
+        assert!(visits.windows(2).all(|w| w[1] <= w[0]), "{m:?}");
+    }
+}
+
+fn moves_of(k: &KataLine) -> Vec<String> {
+    k.moves
+        .iter()
+        .map(|m| field(m, "move")[0].clone())
+        .collect()
+}
+
+#[test]
+fn avoid_and_allow_keep_moves_out_of_the_search() {
+    let mut e = search_engine(600);
+    e.execute(b"play b e5").unwrap();
+    let near = ["D4", "D5", "D6", "E4", "E6", "F4", "F5", "F6"];
+    let plain = kata_analyze(&mut e, "w 360000");
+    assert!(
+        moves_of(&plain).iter().any(|m| near.contains(&m.as_str())),
+        "the search likes the points next to E5: {:?}",
+        moves_of(&plain)
+    );
+    // White may not play next to E5 at the root, nor on the 1st line
+    // anywhere in the first three plies of the tree.
+    let mut e = search_engine(600);
+    e.execute(b"play b e5").unwrap();
+    let args = format!(
+        "w 360000 avoid w {} 1 avoid w A1,A2,A3,A4,A5,A6,A7,A8,A9 3 minmoves 200",
+        near.join(",")
+    );
+    let k = kata_analyze(&mut e, &args);
+    for m in &k.moves {
+        let mv = &field(m, "move")[0];
+        assert!(!near.contains(&mv.as_str()), "{mv}");
+        let pv = field(m, "pv");
+        // Depth 2 is White's again.
+        if pv.len() > 2 {
+            assert!(!pv[2].starts_with('A'), "{pv:?}");
+        }
+        assert!(!mv.starts_with('A'), "{mv}");
+    }
+    // minmoves 200: every other legal move is listed (81 - 1 - 8 - 9).
+    assert_eq!(k.moves.len(), 63);
+    // allow: only these, and the game's next genmove still sees them all.
+    let k = kata_analyze(&mut e, "w 360000 allow w C3,G7 1 minmoves 10");
+    let mut got = moves_of(&k);
+    got.sort();
+    assert_eq!(got, ["C3", "G7"]);
+    let g = e
+        .execute(b"kata-genmove_analyze w 360000 allow w J9 1")
+        .unwrap();
+    assert!(g.trim_end().ends_with("play J9"), "{g}");
+    assert_eq!(
+        e.game().moves().last().map(|m| m.mv),
+        Some(parse_gtp_move("J9", 9).unwrap())
+    );
+}
+
+#[test]
+fn bad_analysis_options_are_refused() {
+    let mut e = search_engine(50);
+    for bad in [
+        "kata-analyze b 10 allow b E5 1 allow b D4 1",
+        "kata-analyze b 10 avoid b E5 1 allow b D4 1",
+        "kata-analyze b 10 allow b E5 1 avoid b D4 1",
+        "kata-analyze b 10 avoid b E5 0",
+        "kata-analyze b 10 avoid b Z99 1",
+        "kata-analyze b 10 avoid x E5 1",
+        "kata-analyze b 10 avoid b E5",
+        "kata-analyze b 10 pvVisits yes",
+        "kata-analyze b 10 rootInfo 1",
+        "kata-analyze b 10 maxmoves -1",
+        "lz-analyze b 10 rootInfo true",
+        "lz-analyze b 10 pvVisits true",
+        "kata-analyze b 10 ownershipStdev true",
+    ] {
+        let out = e.execute(bad.as_bytes()).unwrap();
+        assert!(out.starts_with("? "), "{bad}: {out}");
+    }
+    // avoid for both colours together, and allow for the other one, is fine.
+    let ok = e
+        .execute(b"kata-analyze b 360000 avoid b E5 1 allow w D4 2 avoid b C3 1")
+        .unwrap();
+    assert!(ok.starts_with("=\n"), "{ok}");
+    let lz = e
+        .execute(b"lz-analyze b 360000 avoid b E5,D4 1 minmoves 3 maxmoves 5")
+        .unwrap();
+    assert!(lz.starts_with("=\ninfo move "), "{lz}");
+}
+
+#[test]
+fn override_version_answers_version_and_keeps_the_name() {
+    let mut p = Proc::start(&["--player", "random", "--override-version", "0.15"]);
+    p.send("version");
+    assert_eq!(p.line(), "= 0.15");
+    assert_eq!(p.line(), "");
+    p.send("name");
+    assert_eq!(p.line(), "= Kosumi");
+    assert_eq!(p.line(), "");
+    p.quit();
+    let mut e = Engine::with_random_player(Config::default());
+    assert_eq!(
+        e.execute(b"version").as_deref(),
+        Some(concat!("= ", env!("CARGO_PKG_VERSION"), "\n\n"))
+    );
 }

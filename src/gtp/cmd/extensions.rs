@@ -1,11 +1,11 @@
 //! Kosumi's own commands: the rules in detail and the superko history.
 
-use crate::color::clip;
 use crate::gtp::args::{self, ArgError};
 use crate::gtp::engine::{CommandError, Engine};
 use crate::gtp::line::Request;
 use crate::point::Move;
 use crate::rules::{KoRule, Rules};
+use crate::text::clip;
 
 /// The rules as `kosumi-rules` shows them: preset name, ko rule, suicide.
 fn describe_rules(rules: Rules) -> String {

@@ -1,12 +1,12 @@
 //! Scoring: chain statuses, `final_score`, `final_status_list` and the
 //! ownership map.
 
-use crate::color::clip;
 use crate::gtp::args::{self, ArgError};
 use crate::gtp::engine::{CommandError, Engine};
 use crate::gtp::line::Request;
 use crate::gtp::status::{self, Status};
 use crate::score::GameResult;
+use crate::text::clip;
 
 impl Engine {
     /// Chain statuses from the player's ownership by [`status::classify`].

@@ -1,12 +1,12 @@
 //! Setting up a game: board size, komi, handicap, rules, quitting.
 
-use crate::color::clip;
 use crate::game::{fixed_handicap_points, HandicapError};
 use crate::gtp::args::{self, ArgError};
 use crate::gtp::engine::{CommandError, Engine};
 use crate::gtp::line::Request;
 use crate::point::{Move, Point, MAX_SIZE, MIN_SIZE};
 use crate::rules::Rules;
+use crate::text::clip;
 
 pub(crate) fn cmd_quit(e: &mut Engine, _: &Request) -> Result<String, CommandError> {
     e.quit = true;
@@ -33,8 +33,8 @@ pub(crate) fn cmd_clear_board(e: &mut Engine, r: &Request) -> Result<String, Com
 
 pub(crate) fn cmd_komi(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args::args_n(r, 1)?;
-    match r.args[0].parse::<f32>() {
-        Ok(k) if k.is_finite() && k.abs() <= 1000.0 => {
+    match crate::komi::Komi::parse(&r.args[0]) {
+        Ok(k) => {
             e.game.set_komi(k);
             Ok(String::new())
         }

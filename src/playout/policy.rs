@@ -4,30 +4,105 @@
 //! The playout policy, in order, for the side to move:
 //!
 //! 1. replies to the last move's tactics (with probability
-//!    [`SearchConfig::atari_prob`]): capture the chain that was just played
+//!    [`PlayoutConfig::atari_prob`]): capture the chain that was just played
 //!    or any chain next to it left in atari, and save own chains next to
 //!    the last move that are in atari (extend to a second liberty, or
 //!    capture an attacker in atari);
-//! 2. shape (with probability [`SearchConfig::pattern_prob`]): an empty
+//! 2. shape (with probability [`PlayoutConfig::pattern_prob`]): an empty
 //!    point next to the last move whose 3x3 neighbourhood is one of the
 //!    [`SHAPES`];
 //! 3. a random point, drawn uniformly without replacement, that is legal,
 //!    not an eye of the mover, and not a self-atari of two or more stones
 //!    (a single-stone self-atari is refused with probability
-//!    [`SearchConfig::self_atari_reject`]).
+//!    [`PlayoutConfig::self_atari_reject`]).
 //!
 //! A side with no candidate passes; the playout ends after two passes or
-//! [`SearchConfig::playout_length`] moves per point and is scored by area
+//! [`PlayoutConfig::playout_length`] moves per point and is scored by area
 //! (every empty point left is an eye, so point by point).
+//!
+//! The settings are [`PlayoutConfig`] (the playouts) and [`PriorConfig`]
+//! (the priors); the search holds one of each in its configuration.
 
-use super::SearchConfig;
+use super::random::{below, chance};
 use crate::board::Board;
 use crate::color::Color;
-use crate::playout::below;
 use crate::point::{Point, ARRAY_LEN, STRIDE};
 use crate::score::point_owners;
 use rand_xoshiro::rand_core::Rng;
 use std::sync::OnceLock;
+
+/// The playout policy's knobs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayoutConfig {
+    /// Probability of looking for captures and atari escapes after the last
+    /// move in a playout.
+    pub atari_prob: f64,
+    /// Probability of looking for 3x3 shapes next to the last two moves.
+    pub pattern_prob: f64,
+    /// Probability of refusing a random single-stone self-atari (bigger
+    /// self-ataris are always refused).
+    pub self_atari_reject: f64,
+    /// Playout length cap in moves per board point.
+    pub playout_length: usize,
+    /// Use the uniform benchmark playout instead of the policy (for
+    /// comparison).
+    pub uniform_playouts: bool,
+}
+
+impl Default for PlayoutConfig {
+    fn default() -> PlayoutConfig {
+        PlayoutConfig {
+            atari_prob: 0.9,
+            pattern_prob: 0.9,
+            self_atari_reject: 0.7,
+            playout_length: 3,
+            uniform_playouts: false,
+        }
+    }
+}
+
+/// The knobs of [`prior`]: virtual visits and wins from cheap knowledge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PriorConfig {
+    /// Prior virtual visits of every move, half of them wins.
+    pub prior_even: f32,
+    /// Prior wins (and visits) for capturing one stone.
+    pub prior_capture_one: f32,
+    /// Prior wins (and visits) for capturing two or more stones.
+    pub prior_capture_many: f32,
+    /// Prior wins (and visits) for saving an own chain from atari.
+    pub prior_escape: f32,
+    /// Prior losses (visits without wins) for a self-atari.
+    pub prior_self_atari: f32,
+    /// Prior wins (and visits) for a 3x3 shape ([`SHAPES`]).
+    pub prior_shape: f32,
+    /// Prior wins (and visits) for a move next to one of the last two
+    /// moves (distance `dx+dy+max(dx,dy)` at most 3), and near them (at most
+    /// 5).
+    pub prior_near_last: [f32; 2],
+    /// Prior losses for a first- or second-line move in an empty area (no
+    /// stone within distance 3).
+    pub prior_empty_low: f32,
+    /// Prior wins for a third-line move (fourth too from 13x13) in an empty
+    /// area.
+    pub prior_empty_third: f32,
+}
+
+impl Default for PriorConfig {
+    fn default() -> PriorConfig {
+        PriorConfig {
+            prior_even: 10.0,
+            prior_capture_one: 15.0,
+            prior_capture_many: 30.0,
+            prior_escape: 20.0,
+            prior_self_atari: 15.0,
+            prior_shape: 10.0,
+            prior_near_last: [12.0, 6.0],
+            prior_empty_low: 15.0,
+            prior_empty_third: 10.0,
+        }
+    }
+}
 
 /// The 3x3 shapes, centre = the candidate point, in the notation: `X` a
 /// stone of one colour, `O` of the other, `.` empty, `#` off the board,
@@ -176,12 +251,6 @@ pub fn is_shape(b: &Board, p: Point) -> bool {
     shapes().matches(code3x3(b, p))
 }
 
-/// True with probability `p`.
-#[inline]
-pub(crate) fn chance<R: Rng>(rng: &mut R, p: f64) -> bool {
-    p >= 1.0 || ((rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)) < p
-}
-
 /// Whether `c` may play on the empty point `p` in a playout: not the
 /// simple-ko recapture, not a suicide.
 #[inline]
@@ -280,7 +349,7 @@ pub(crate) fn choose_move<R: Rng>(
     c: Color,
     last: Option<Point>,
     rng: &mut R,
-    cfg: &SearchConfig,
+    cfg: &PlayoutConfig,
 ) -> Option<Point> {
     if !cfg.uniform_playouts {
         if let Some(l) = last {
@@ -339,7 +408,7 @@ pub(crate) fn playout<R: Rng>(
     mut to_move: Color,
     mut last: Option<Point>,
     rng: &mut R,
-    cfg: &SearchConfig,
+    cfg: &PlayoutConfig,
     first_play: &mut [u8; ARRAY_LEN],
     owner: &mut [i8; ARRAY_LEN],
 ) -> PlayoutEnd {
@@ -390,7 +459,7 @@ pub fn prior(
     p: Point,
     last: Option<Point>,
     last2: Option<Point>,
-    cfg: &SearchConfig,
+    cfg: &PriorConfig,
 ) -> Prior {
     let mut pr = Prior {
         visits: cfg.prior_even,
@@ -535,9 +604,9 @@ mod tests {
             . . . . .",
         )
         .unwrap();
-        let cfg = SearchConfig {
+        let cfg = PlayoutConfig {
             atari_prob: 1.0,
-            ..SearchConfig::default()
+            ..PlayoutConfig::default()
         };
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
         let mut bb = b.clone();
@@ -572,7 +641,7 @@ mod tests {
             . . . . .",
         )
         .unwrap();
-        let cfg = SearchConfig::default();
+        let cfg = PriorConfig::default();
         let cap = prior(&b, Color::Black, at(&b, "C1"), None, None, &cfg);
         let plain = prior(&b, Color::Black, at(&b, "E5"), None, None, &cfg);
         assert!(cap.wins / cap.visits > plain.wins / plain.visits);

@@ -1,0 +1,5 @@
+1 answer A1
+#? [A1]
+
+2 answer B2
+#? B2

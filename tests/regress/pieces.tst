@@ -1,0 +1,23 @@
+# State set between tests, for --jobs cutting one suite into pieces.
+remember a
+1 recall
+#? [a]
+remember b
+2 recall
+#? [b]
+3 recall
+#? [b]
+remember c
+4 recall
+#? [c]
+remember d
+5 recall
+#? [d]
+6 recall
+#? [d]
+remember e
+7 recall
+#? [e]
+remember f
+8 recall
+#? [f]
