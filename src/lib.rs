@@ -9,10 +9,12 @@
 //! - [`zobrist`]: fixed-seed key tables; `StoneHash` and `SituationHash`.
 //! - [`board`]: stones, union-find chains with exact liberties, captures,
 //!   simple ko, incremental hash, `check_invariants`.
-//! - [`rules`]: ko rule, suicide, named presets.
-//! - [`score`]: area (Tromp-Taylor) scoring and result text.
+//! - [`rules`]: ko rule, suicide, scoring kind, named presets.
+//! - [`score`]: area and territory counts of a board, result text.
 //! - [`komi`]: `Komi`, parsed and checked in one place.
 //! - [`game`]: `Game` with the superko history, undo, handicap.
+//! - [`endgame`]: the end of a game: chain status (alive, dead, seki)
+//!   from ownership, area or territory counts, the clean-up move.
 //! - [`sgf`]: SGF text to trees and back (charsets, escapes, variations,
 //!   leniencies and strict mode), trees to `Game`s and back.
 //! - [`patterns`]: learned move patterns: shape codes, move features,
@@ -37,6 +39,7 @@
 pub mod board;
 pub mod clock;
 pub mod color;
+pub mod endgame;
 pub mod game;
 pub mod gtp;
 pub mod komi;
@@ -60,4 +63,4 @@ pub use color::Color;
 pub use game::Game;
 pub use komi::Komi;
 pub use point::{Move, Point};
-pub use rules::{KoRule, Rules};
+pub use rules::{KoRule, Rules, Scoring};

@@ -33,9 +33,17 @@ struct GtpArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     playouts: Option<u64>,
     /// Seconds per move (a cap besides the clock; default: the clock, or 1 s
-    /// per move without one).
+    /// per move without one). At most one day.
     #[arg(long)]
     time: Option<f64>,
+    /// The longest think for one move, whatever the clock (default 60;
+    /// at most one day).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    max_move_time: Option<f64>,
+    /// Seconds of lag charged to the engine's own clock per move on top of
+    /// the time it measures, and kept back per move (default 0.05; 0 to 60).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    lag: Option<f64>,
     /// Tree memory cap in MiB.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
     max_memory: Option<u64>,
@@ -67,10 +75,12 @@ struct GtpArgs {
 }
 
 fn run_gtp(a: GtpArgs) -> ExitCode {
-    if a.time.is_some_and(|t| !t.is_finite() || t <= 0.0)
-        || !(a.dyn_komi.is_finite() && (0.0..=100.0).contains(&a.dyn_komi))
-    {
-        eprintln!("kosumi: invalid --time or --dyn-komi");
+    if let Err(e) = time_options(a.time, a.max_move_time, a.lag).check() {
+        eprintln!("kosumi: {e}");
+        return ExitCode::from(2);
+    }
+    if !(a.dyn_komi.is_finite() && (0.0..=100.0).contains(&a.dyn_komi)) {
+        eprintln!("kosumi: invalid --dyn-komi");
         return ExitCode::from(2);
     }
     // One token of printable ASCII: it goes into a response line as it is.
@@ -95,6 +105,9 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         time: a.time,
         verbose: a.verbose,
         ponder: a.ponder,
+        lag: a
+            .lag
+            .unwrap_or(kosumi::mcts::SearchConfig::default().lag_margin),
         version: a.override_version,
     };
     let mut engine = if a.player == "random" {
@@ -109,6 +122,12 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
             dyn_komi_per_stone: a.dyn_komi,
             ..kosumi::mcts::SearchConfig::default()
         };
+        if let Some(t) = a.max_move_time {
+            cfg.max_move_time = t;
+        }
+        if let Some(l) = a.lag {
+            cfg.lag_margin = l;
+        }
         if let Some(mib) = a.max_memory {
             cfg.max_nodes =
                 kosumi::mcts::SearchConfig::nodes_for_memory(mib as usize * 1024 * 1024);
@@ -403,6 +422,13 @@ struct GameArgs {
     /// Kosumi's seconds per move (for the search player).
     #[arg(long)]
     time: Option<f64>,
+    /// Kosumi's longest think for one move (for the search player;
+    /// default 60).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    max_move_time: Option<f64>,
+    /// Lag Kosumi charges its own clock per move (default 0.05).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    lag: Option<f64>,
     /// Kosumi's search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -468,6 +494,18 @@ struct MatchArgs {
     /// on time.
     #[arg(long, default_value_t = 60.0)]
     move_timeout: f64,
+    /// A game clock for both sides: MAIN (sudden death), MAIN+PERIODxN
+    /// (byo-yomi, N periods), MAIN+PERIOD/N (Canadian, N stones a period)
+    /// or none; seconds, e.g. 20, 0+1x1, 600+30x5, 600+300/25.
+    #[arg(long, value_name = "SPEC", default_value = "none", value_parser = parse_clock)]
+    clock: kosumi::clock::TimeSettings,
+    /// The opponent's clock when it differs from --clock (same forms; none
+    /// leaves it unclocked, for engines that cannot keep a short clock).
+    #[arg(long, value_name = "SPEC", value_parser = parse_clock)]
+    opponent_clock: Option<kosumi::clock::TimeSettings>,
+    /// With --clock: send each side `time_left` before each of its moves.
+    #[arg(long, value_name = "yes|no", default_value = "no", action = clap::ArgAction::Set, value_parser = parse_yes_no)]
+    time_left: bool,
     /// Output directory for the SGF files (none written without it).
     #[arg(long)]
     out: Option<std::path::PathBuf>,
@@ -481,6 +519,31 @@ struct MatchArgs {
 
 fn parse_sprt(s: &str) -> Result<kosumi::sprt::SprtConfig, String> {
     kosumi::sprt::SprtConfig::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_clock(s: &str) -> Result<kosumi::clock::TimeSettings, String> {
+    s.parse()
+        .map_err(|e: kosumi::clock::ClockSpecError| e.to_string())
+}
+
+fn parse_yes_no(s: &str) -> Result<bool, String> {
+    match s {
+        "yes" => Ok(true),
+        "no" => Ok(false),
+        _ => Err(format!("expected yes or no, not '{s}'")),
+    }
+}
+
+fn time_options(
+    time: Option<f64>,
+    max_move_time: Option<f64>,
+    lag: Option<f64>,
+) -> kosumi::clock::TimeOptions {
+    kosumi::clock::TimeOptions {
+        time,
+        max_move_time,
+        lag,
+    }
 }
 
 fn parse_rules(s: &str) -> Result<kosumi::Rules, String> {
@@ -532,11 +595,9 @@ fn progress_bar(len: usize) -> indicatif::ProgressBar {
 /// Checks the numbers clap cannot: time and dynamic komi (komi is a
 /// [`kosumi::Komi`], checked when parsed).
 fn check_game_args(g: &GameArgs) -> Result<(), String> {
-    if let Some(t) = g.time {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(format!("--time {t} is not a positive number of seconds"));
-        }
-    }
+    time_options(g.time, g.max_move_time, g.lag)
+        .check()
+        .map_err(|e| e.to_string())?;
     if let Some(k) = g.dyn_komi {
         if !(k.is_finite() && (0.0..=100.0).contains(&k)) {
             return Err(format!("--dyn-komi {k} is not between 0 and 100 points"));
@@ -572,6 +633,8 @@ fn player_spec(g: &GameArgs) -> kosumi::play::PlayerSpec {
         time: g.time,
         threads: g.threads.max(1),
         dyn_komi: g.dyn_komi,
+        max_move_time: g.max_move_time,
+        lag: g.lag,
     }
 }
 
@@ -647,6 +710,8 @@ fn run_match(a: MatchArgs) -> ExitCode {
     }
     let mut game = game_config(&a.game);
     game.move_timeout = Some(std::time::Duration::from_secs_f64(a.move_timeout));
+    game.clock = [a.clock; 2];
+    game.send_time_left = a.time_left;
     let cfg = play::MatchConfig {
         game,
         games: a.game.games,
@@ -656,6 +721,7 @@ fn run_match(a: MatchArgs) -> ExitCode {
         referee: a.referee.clone(),
         setup_timeout: std::time::Duration::from_secs_f64(a.move_timeout.max(10.0)),
         sprt: a.sprt,
+        opponent_clock: a.opponent_clock,
     };
     if let Some(out) = &a.out {
         if let Err(e) = std::fs::create_dir_all(out) {
@@ -668,6 +734,20 @@ fn run_match(a: MatchArgs) -> ExitCode {
     let date = today();
     let result = play::run_match(&cfg, &STOP, &mut |g, s| {
         pb.inc(1);
+        if let Some(uses) = g.record.clock {
+            let k = g.kosumi.index();
+            pb.suspend(|| {
+                eprintln!(
+                    "game {}: {} ({}), Kosumi {}: {}; opponent: {}",
+                    g.index,
+                    g.record.result,
+                    g.record.ending.key(),
+                    g.kosumi.name(),
+                    uses[k].describe(),
+                    uses[1 - k].describe()
+                )
+            });
+        }
         pb.set_message(match &s.sprt {
             Some(t) => format!(
                 "Kosumi {:.1}%  LLR {:.2} ({:.2}, {:.2})",

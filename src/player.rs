@@ -2,14 +2,13 @@
 //!
 //! The GTP engine, self-play and matches talk to a `dyn Player`; the random
 //! player here is the reference until the search lands, and
-//! [`mc_ownership`] gives any player a cheap ownership estimate for
-//! scoring and dead-stone lists.
+//! [`mc_ownership`] gives any player a cheap ownership estimate, which
+//! [`crate::endgame`] turns into dead-stone lists and counts.
 //!
 //! A player that can show its thinking (the search) offers an
 //! [`Analyzer`] through [`Player::analyzer`]: live snapshots
-//! ([`Analysis`]) for the analysis commands, pondering, and its own
-//! dead-stone verdict. Controllers ask for it instead of naming the
-//! player's type.
+//! ([`Analysis`]) for the analysis commands and pondering. Controllers ask
+//! for it instead of naming the player's type.
 
 use crate::board::Board;
 use crate::clock::Clock;
@@ -42,7 +41,9 @@ pub struct GenmoveRequest<'a> {
     /// The clocks, as far as the controller told them.
     pub clock: &'a Clock,
     /// Clean-up mode (`kgs-genmove_cleanup`): capture every dead stone
-    /// before passing, and never resign.
+    /// before passing, and never resign. A controller replaces a pass in
+    /// this mode by [`crate::endgame::cleanup_move`] while a dead opposing
+    /// stone is left, so a player may simply pass.
     pub cleanup: bool,
     /// Set by the controller side (an interrupt, new input) to ask the
     /// player to answer as soon as it can with the best move so far.
@@ -63,14 +64,6 @@ pub trait Player: Send {
     /// playouts.
     fn ownership(&mut self, game: &Game) -> Vec<f32> {
         mc_ownership(game, 200, 1)
-    }
-
-    /// Whether the player honours [`GenmoveRequest::cleanup`] itself
-    /// (captures the dead stones before passing). When false, a controller
-    /// in clean-up mode replaces the player's pass with its own attack on a
-    /// dead chain. The default is false.
-    fn cleans_up(&self) -> bool {
-        false
     }
 
     /// The player's analysis capability, if it has one (the search does).
@@ -229,7 +222,7 @@ impl MoveFilter {
 }
 
 /// What a player that can show its thinking offers a controller (GTP's
-/// analysis commands, pondering and dead-stone lists).
+/// analysis commands and pondering).
 pub trait Analyzer {
     /// Searches `game` for `color` with at most `playouts` playouts (no
     /// limit when `None`) or until `stop` is set, never considering the
@@ -257,10 +250,6 @@ pub trait Analyzer {
         filter: &MoveFilter,
         on_update: &mut dyn FnMut(&Analysis),
     ) -> Decision;
-
-    /// The stones on `board` that the player calls dead by `ownership`
-    /// (as [`Player::ownership`] returns it).
-    fn dead_stones(&self, board: &Board, ownership: &[f32]) -> Vec<Point>;
 }
 
 /// The moves `color` may play now that do not fill one of its own eyes

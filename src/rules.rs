@@ -1,9 +1,10 @@
 //! Rule sets: the ko rule, whether suicide is allowed, and named presets.
 //!
 //! Komi is not part of [`Rules`]: GTP and SGF set it on its own (`komi`,
-//! `KM`), and a rules change (`kgs-rules`) must not reset it. Scoring is
-//! always area scoring ([`crate::score`]); the Japanese preset differs only
-//! in its ko rule, as on KGS with engines.
+//! `KM`), and a rules change (`kgs-rules`) must not reset it. The counting
+//! method is: [`Scoring::Territory`] for the Japanese preset (territory
+//! plus prisoners, nothing in seki), [`Scoring::Area`] for the others
+//! (see [`crate::endgame`]).
 
 use crate::text::clip;
 use std::fmt;
@@ -44,6 +45,28 @@ impl FromStr for KoRule {
     }
 }
 
+/// How a finished game is counted.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
+pub enum Scoring {
+    /// Stones plus the empty points they surround (Chinese, AGA, New
+    /// Zealand, Tromp-Taylor).
+    Area,
+    /// Surrounded empty points plus prisoners (captured stones and dead
+    /// stones removed at the end); nothing counts in seki, and a pass gives
+    /// the opponent no prisoner (Japanese).
+    Territory,
+}
+
+impl Scoring {
+    /// `area` or `territory`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scoring::Area => "area",
+            Scoring::Territory => "territory",
+        }
+    }
+}
+
 /// A rule set.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
 pub struct Rules {
@@ -53,6 +76,8 @@ pub struct Rules {
     /// without liberties is allowed (the chain is then removed). A
     /// single-stone suicide is never legal.
     pub suicide: bool,
+    /// How the game is counted.
+    pub scoring: Scoring,
 }
 
 impl Default for Rules {
@@ -79,26 +104,31 @@ impl Rules {
     pub const CHINESE: Rules = Rules {
         ko: KoRule::Positional,
         suicide: false,
+        scoring: Scoring::Area,
     };
-    /// Simple ko, no suicide.
+    /// Simple ko, no suicide, territory scoring.
     pub const JAPANESE: Rules = Rules {
         ko: KoRule::Simple,
         suicide: false,
+        scoring: Scoring::Territory,
     };
     /// Situational superko, no suicide.
     pub const AGA: Rules = Rules {
         ko: KoRule::Situational,
         suicide: false,
+        scoring: Scoring::Area,
     };
     /// Situational superko, suicide allowed.
     pub const NEW_ZEALAND: Rules = Rules {
         ko: KoRule::Situational,
         suicide: true,
+        scoring: Scoring::Area,
     };
     /// Positional superko, suicide allowed.
     pub const TROMP_TAYLOR: Rules = Rules {
         ko: KoRule::Positional,
         suicide: true,
+        scoring: Scoring::Area,
     };
 
     /// The presets by name.
@@ -156,11 +186,18 @@ impl Rules {
 }
 
 impl fmt::Display for Rules {
-    /// The preset name, or `ko=<rule> suicide=<bool>` for other rules.
+    /// The preset name, or `ko=<rule> suicide=<bool>` for other rules
+    /// (with ` scoring=territory` when they count territory).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.preset_name() {
             Some(n) => f.write_str(n),
-            None => write!(f, "ko={} suicide={}", self.ko.name(), self.suicide),
+            None => {
+                write!(f, "ko={} suicide={}", self.ko.name(), self.suicide)?;
+                if self.scoring == Scoring::Territory {
+                    f.write_str(" scoring=territory")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -199,6 +236,7 @@ mod tests {
         let odd = Rules {
             ko: KoRule::Simple,
             suicide: true,
+            scoring: Scoring::Area,
         };
         assert_eq!(odd.to_string(), "ko=simple suicide=true");
     }

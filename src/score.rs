@@ -1,4 +1,8 @@
-//! Area (Tromp-Taylor) scoring and result text.
+//! Area (Tromp-Taylor) and territory counts of a board, and result text.
+//!
+//! These count a board as it stands (after any dead stones are removed);
+//! which stones are dead, prisoners and the rules' choice of count live in
+//! [`crate::endgame`].
 
 use crate::board::Board;
 use crate::color::Color;
@@ -142,6 +146,61 @@ fn flood_region(
     }
 }
 
+/// The empty points each colour surrounds on `board` as it stands
+/// (Black's, White's): every empty region that touches stones of one
+/// colour only counts for that colour, unless it touches a point of
+/// `neutral` (the stones of chains in seki), which makes it nobody's.
+pub fn territory_counts(board: &Board, neutral: &[Point]) -> (u32, u32) {
+    let mut counts = [0u32; 2];
+    let mut is_neutral = [false; ARRAY_LEN];
+    for p in neutral {
+        if board.on_board(*p) {
+            is_neutral[p.index()] = true;
+        }
+    }
+    let mut seen = [false; ARRAY_LEN];
+    let mut stack = Vec::new();
+    for p in board.points() {
+        if !board.is_empty(p) || seen[p.index()] {
+            continue;
+        }
+        let mut region = 0u32;
+        let mut touches = [false; 2];
+        let mut seki = false;
+        seen[p.index()] = true;
+        stack.push(p);
+        while let Some(q) = stack.pop() {
+            region += 1;
+            for n in q.neighbors() {
+                if !board.on_board(n) {
+                    continue;
+                }
+                match board.get(n) {
+                    Some(c) => {
+                        touches[c.index()] = true;
+                        seki |= is_neutral[n.index()];
+                    }
+                    None => {
+                        if !seen[n.index()] {
+                            seen[n.index()] = true;
+                            stack.push(n);
+                        }
+                    }
+                }
+            }
+        }
+        if seki {
+            continue;
+        }
+        match touches {
+            [true, false] => counts[0] += region,
+            [false, true] => counts[1] += region,
+            _ => {}
+        }
+    }
+    (counts[0], counts[1])
+}
+
 /// Fills `owner` with the owner of each on-board point (a stone's colour,
 /// or the one colour all on-board neighbours of an empty point have) and
 /// returns Black's count minus White's: the end-of-playout count, where
@@ -276,6 +335,26 @@ mod tests {
             .collect();
         let s = area_score(&b, 0.5, &dead);
         assert_eq!((s.black, s.white), (16, 0));
+    }
+
+    #[test]
+    fn territory_counts_regions_and_leaves_seki_out() {
+        let b = Board::from_diagram(
+            "
+            . X O .
+            X X O .
+            . X O O
+            X X O .",
+        )
+        .unwrap();
+        // Black: A4, A2; White: D4, D3, D1. Stones do not count.
+        assert_eq!(territory_counts(&b, &[]), (2, 3));
+        // The white wall in seki: the regions it touches count for nobody.
+        let wall: Vec<Point> = b
+            .points()
+            .filter(|&p| b.get(p) == Some(Color::White))
+            .collect();
+        assert_eq!(territory_counts(&b, &wall), (2, 0));
     }
 
     #[test]

@@ -319,7 +319,10 @@ fn simple_ko_recapture_refused_then_allowed() {
 
     // The same in a game, under every ko rule.
     for ko in [KoRule::Simple, KoRule::Situational, KoRule::Positional] {
-        let rules = Rules { ko, suicide: false };
+        let rules = Rules {
+            ko,
+            ..Rules::default()
+        };
         let mut g = Game::from_position(board(start), White, rules, half());
         let m = |v: &str| parse_gtp_move(v, 4).unwrap();
         g.play(White, m("B3")).unwrap();
@@ -439,7 +442,16 @@ fn verdicts(
     rules.map(|ko| {
         let start = board(diagram);
         let size = start.size();
-        let mut g = Game::from_position(start, to_move, Rules { ko, suicide }, half());
+        let mut g = Game::from_position(
+            start,
+            to_move,
+            Rules {
+                ko,
+                suicide,
+                ..Rules::default()
+            },
+            half(),
+        );
         for (n, m) in moves.iter().enumerate() {
             let mv = parse_sgf_move(m, size).unwrap();
             let c = g.to_move();

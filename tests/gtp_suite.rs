@@ -6,6 +6,8 @@
 //! - `analysis`: the `info` line format read back the way Sabaki reads
 //!   it, and analysis stopped by the next command at the built binary;
 //! - `golden`: transcripts `tests/gtp/*.gtp` against `*.out`, no I/O;
+//! - `endgame`: clean-up (also disputed, kgsGtp-style) and territory or
+//!   area `final_score`;
 //! - `engine`: the engine and the I/O loop in process (clocks, clean-up,
 //!   interrupts, pipelining, hostile lines, SGF round trip);
 //! - `process`: the built binary driven by the `gtp` crate like Sabaki and
@@ -17,6 +19,8 @@
 mod analysis;
 #[path = "gtp/controller.rs"]
 mod controller;
+#[path = "gtp/endgame.rs"]
+mod endgame;
 #[path = "gtp/engine.rs"]
 mod engine;
 #[path = "gtp/fuzz.rs"]
@@ -25,5 +29,7 @@ mod fuzz;
 mod gnugo;
 #[path = "gtp/golden.rs"]
 mod golden;
+#[path = "gtp/own_clock.rs"]
+mod own_clock;
 #[path = "gtp/process.rs"]
 mod process;

@@ -85,8 +85,8 @@ fn policy_against_uniform_playouts() {
         }
         let winner = winner.unwrap_or_else(|| {
             let own = policy.ownership(&game);
-            let dead = policy.dead_stones(game.board(), &own);
-            if game.area_score(&dead).margin() > 0.0 {
+            let chains = kosumi::endgame::classify(game.board(), &own);
+            if kosumi::endgame::count(&game, &chains).margin() > 0.0 {
                 Color::Black
             } else {
                 Color::White

@@ -93,6 +93,7 @@ fn expected_tsv_verdicts() {
             let rules = Rules {
                 ko: *ko,
                 suicide: suicide_allowed(&row.file, ru),
+                ..Rules::default()
             };
             let what = format!("{} move {} under {:?}", row.file, row.move_no, ko);
             let verdict = row.verdicts[k].as_str();

@@ -134,6 +134,7 @@ fn handicap_setup_and_odd_rules_round_trip() {
     let odd = Rules {
         ko: KoRule::Simple,
         suicide: true,
+        ..Rules::default()
     };
     let mut g = Game::from_position(b, Color::White, odd, kosumi::Komi::new(-2.5).unwrap());
     let text = sgf::game_to_sgf(&g, &GameInfo::default());
@@ -157,6 +158,17 @@ fn every_replayable_fixture_game_round_trips() {
     for (name, g) in &games {
         let text = sgf::game_to_sgf(g, &GameInfo::default());
         let r = read_back(&text);
+        if g.start().captures(Color::Black) + g.start().captures(Color::White) > 0 {
+            // Setup after moves (issue 13) starts the game afresh from a
+            // position that keeps the prisoners taken before it; SGF has
+            // no property for prisoners, so the written record starts
+            // with none. Everything else is the same.
+            assert!(name.starts_with("ab-aw-after-moves"), "{name}");
+            assert_eq!(g.start().hash(), r.game.start().hash(), "{name}");
+            assert_eq!(g.moves(), r.game.moves(), "{name}");
+            assert_eq!(g.board().hash(), r.game.board().hash(), "{name}");
+            continue;
+        }
         assert_same_game(g, &r.game, name);
     }
 }

@@ -289,10 +289,9 @@ pub(crate) fn cmd_kosumi_candidates(e: &mut Engine, r: &Request) -> Result<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
     use crate::gtp::engine::Config;
     use crate::player::{CandidateInfo, Player};
-    use crate::point::{parse_gtp_move, Point};
+    use crate::point::parse_gtp_move;
 
     /// A player that is not the search but offers an analyzer: a fixed
     /// snapshot, counting its calls.
@@ -367,9 +366,6 @@ mod tests {
         ) -> Decision {
             Decision::Play(parse_gtp_move("C3", 5).unwrap())
         }
-        fn dead_stones(&self, _: &Board, _: &[f32]) -> Vec<Point> {
-            Vec::new()
-        }
     }
 
     fn engine() -> Engine {
@@ -411,6 +407,5 @@ mod tests {
             Some("? analysis needs the search player (not --player random)\n\n")
         );
         assert!(e.player.analyzer().is_none());
-        assert!(!e.player.cleans_up());
     }
 }

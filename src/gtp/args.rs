@@ -42,7 +42,9 @@ pub enum ArgError {
     Size(String),
     /// Not a finite, non-negative number of seconds.
     Time(String),
-    /// Not an acceptable komi.
+    /// A komi that is not a (finite, decimal) number: GTP's `syntax error`.
+    KomiSyntax,
+    /// A komi that is a number but out of range.
     Komi(String),
     /// Not `alive`, `dead` or `seki`.
     Status(String),
@@ -102,6 +104,7 @@ impl fmt::Display for ArgError {
             ArgError::Number(s) => write!(f, "invalid number '{s}'"),
             ArgError::Size(s) => write!(f, "invalid size '{s}'"),
             ArgError::Time(s) => write!(f, "invalid time '{s}'"),
+            ArgError::KomiSyntax => f.write_str("syntax error"),
             ArgError::Komi(s) => write!(f, "invalid komi '{s}'"),
             ArgError::Status(s) => write!(f, "invalid status '{s}'"),
             ArgError::KgsRules(s) => write!(f, "unknown rules '{s}'"),

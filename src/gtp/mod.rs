@@ -13,8 +13,6 @@
 //!   arguments (KataGo's keys).
 //! - [`analysis`]: the streaming analysis commands and pondering, through
 //!   the player's [`Analyzer`](crate::player::Analyzer).
-//! - [`status`]: dead, alive and seki chains from an ownership estimate,
-//!   for `final_status_list`, `final_score` and `kgs-genmove_cleanup`.
 //! - [`signal`]: what the reader thread tells a running command.
 //! - [`io`]: the thin loop on stdin/stdout, with a reader thread so that a
 //!   running command can be interrupted. It depends on the engine, never
@@ -35,7 +33,6 @@ pub mod info;
 pub mod io;
 pub mod line;
 pub mod signal;
-pub mod status;
 pub mod table;
 
 pub use engine::{Config, Engine};

@@ -14,10 +14,10 @@
 //! with its all-moves-as-first win rate, the AMAF weight shrinking as real
 //! visits grow ([`SearchConfig::rave_equiv`]).
 //!
-//! Game end: the player passes only when passing wins under area scoring
-//! with the dead stones (by ownership from the search's playouts) removed;
-//! in clean-up mode it first captures every stone the playouts say is
-//! dead. It resigns when the win rate stays below
+//! Game end: the player passes only when passing wins by the count of
+//! [`crate::endgame`] (the rules' area or territory count, with the chains
+//! that the search's ownership calls dead removed); in clean-up mode it
+//! plays the endgame's clean-up moves while an opposing chain is dead. It resigns when the win rate stays below
 //! [`SearchConfig::resign_threshold`] for [`SearchConfig::resign_moves`]
 //! moves, unless the expected score is close.
 
@@ -27,10 +27,11 @@ pub mod tree;
 
 use crate::board::Board;
 use crate::color::Color;
+use crate::endgame;
 use crate::game::{Game, PlayedMove};
 use crate::player::{Decision, GenmoveRequest, MoveFilter, Player};
 use crate::playout::policy::{self, PlayoutConfig, PriorConfig};
-use crate::point::{Move, Point};
+use crate::point::Move;
 use crate::rules::Rules;
 pub use search::Limits;
 use search::{root_children_legal, Search};
@@ -88,24 +89,46 @@ pub struct SearchConfig {
     /// The playout policy.
     pub playout: PlayoutConfig,
 
-    /// Seconds kept back per move for network and process lag.
+    /// Seconds of transmission and process lag per move: charged to our
+    /// own clock on top of each move's measured time, and kept back per
+    /// move still to play (`--lag`).
     pub lag_margin: f64,
-    /// Fraction of the time left kept back as a reserve.
+    /// The longest think for one move, whatever the clock
+    /// (`--max-move-time`).
+    pub max_move_time: f64,
+    /// Fraction of the main time left kept back as a reserve.
     pub safety_fraction: f64,
-    /// The shortest think, seconds.
+    /// The shortest think, seconds, while the clock allows it.
     pub min_think: f64,
-    /// Own moves still expected per empty point.
+    /// The think when the clock is nearly out: the floor below
+    /// `min_think`.
+    pub emergency_think: f64,
+    /// Own moves still expected per empty point above the empty points
+    /// expected at the end.
     pub moves_left_per_empty: f64,
+    /// Fraction of the board expected to be empty when the game ends.
+    pub end_empty_fraction: f64,
     /// Own moves still expected at least (on 19x19; scaled by area).
     pub min_moves_left: f64,
+    /// Own moves per board point the sudden-death reserve pays the lag
+    /// and the emergency think for, beyond the moves expected (a game
+    /// may last longer than expected).
+    pub tail_moves_per_point: f64,
     /// Time factor in the middle game (10% to 50% of the board filled).
     pub middle_game_factor: f64,
     /// How much longer than the target to think when the best move is
     /// unclear.
     pub unclear_factor: f64,
-    /// Never spend more than this fraction of the main time left on one
+    /// Never spend more than this fraction of the main time pool on one
     /// move.
     pub max_main_fraction: f64,
+    /// Overtime margin: this fraction of a byo-yomi period (or of a
+    /// Canadian period's time left) is kept back...
+    pub overtime_margin_fraction: f64,
+    /// ... but no more than this many seconds ...
+    pub overtime_margin_cap: f64,
+    /// ... and at least the lag plus this many seconds.
+    pub overtime_margin_min: f64,
 
     /// Resign when the win rate is below this (0 never resigns).
     pub resign_threshold: f64,
@@ -116,12 +139,6 @@ pub struct SearchConfig {
     pub resign_close_margin: f32,
     /// Never resign.
     pub no_resign: bool,
-    /// A stone counts as dead when its point's ownership for the other
-    /// colour exceeds this (0..1).
-    pub dead_threshold: f32,
-    /// In clean-up mode, a capturing move may be this much below the best
-    /// win rate and still be preferred.
-    pub cleanup_slack: f64,
     /// Playouts of the short search behind [`Player::ownership`].
     pub ownership_playouts: u64,
 
@@ -153,20 +170,25 @@ impl Default for SearchConfig {
             prior: PriorConfig::default(),
             prior_pass: [10.0, 1.0],
             playout: PlayoutConfig::default(),
-            lag_margin: 0.5,
+            lag_margin: 0.05,
+            max_move_time: 60.0,
             safety_fraction: 0.05,
             min_think: 0.05,
-            moves_left_per_empty: 0.4,
-            min_moves_left: 30.0,
+            emergency_think: 0.01,
+            moves_left_per_empty: 0.5,
+            end_empty_fraction: 0.35,
+            min_moves_left: 20.0,
+            tail_moves_per_point: 0.25,
             middle_game_factor: 1.4,
             unclear_factor: 2.0,
             max_main_fraction: 0.15,
+            overtime_margin_fraction: 0.15,
+            overtime_margin_cap: 2.0,
+            overtime_margin_min: 0.15,
             resign_threshold: 0.1,
             resign_moves: 3,
             resign_close_margin: 5.0,
             no_resign: false,
-            dead_threshold: 0.5,
-            cleanup_slack: 0.05,
             ownership_playouts: 1000,
             dyn_komi_per_stone: 7.0,
             dyn_komi_moves: 0.5,
@@ -404,75 +426,41 @@ impl MctsPlayer {
         a
     }
 
-    /// The stones that the ownership map says are dead: stones on points
-    /// the other colour owns by more than `dead_threshold`.
-    pub fn dead_stones(&self, board: &Board, ownership: &[f32]) -> Vec<Point> {
-        let t = self.cfg.dead_threshold;
-        board
-            .points()
-            .zip(ownership)
-            .filter(|&(p, &o)| match board.get(p) {
-                Some(Color::Black) => o < -t,
-                Some(Color::White) => o > t,
-                None => false,
-            })
-            .map(|(p, _)| p)
-            .collect()
-    }
-
-    /// Whether `color` wins if the game ends now, under area scoring with
-    /// the dead stones (by `ownership`) of both colours removed.
+    /// Whether `color` wins if the game ends now, counted by
+    /// [`endgame::count`] with the chains [`endgame::classify`] calls dead
+    /// by `ownership` removed. False without an ownership estimate.
     pub fn passing_wins(&self, game: &Game, color: Color, ownership: &[f32]) -> bool {
         if ownership.is_empty() {
             return false;
         }
-        let dead = self.dead_stones(game.board(), ownership);
-        let m = game.area_score(&dead).margin();
-        match color {
-            Color::Black => m > 0.0,
-            Color::White => m < 0.0,
-        }
+        let chains = endgame::classify(game.board(), ownership);
+        endgame::passing_wins(game, color, &chains)
     }
 
-    /// The move for clean-up mode: capture the dead stones of the opponent
-    /// first (a chain in atari at once; else a liberty of a dead chain that
-    /// the search does not mind), pass when none is left.
+    /// The move for clean-up mode: among [`endgame::cleanup_moves`] by the
+    /// search's ownership, the one the search visited most (the first when
+    /// it visited none); a pass when no opposing chain is dead. The GTP
+    /// engine then checks a pass against its own dead-stone list.
     fn cleanup_move(&self, game: &Game, color: Color, a: &Analysis) -> Move {
-        let b = game.board();
-        let opp = color.opponent();
-        let dead: Vec<Point> = self
-            .dead_stones(b, &a.ownership)
-            .into_iter()
-            .filter(|&p| b.get(p) == Some(opp))
-            .collect();
-        if dead.is_empty() {
+        if a.ownership.is_empty() {
             return Move::Pass;
         }
-        let mut capture: Option<(usize, Point)> = None;
-        for &p in &dead {
-            if let Some(l) = b.last_liberty(p) {
-                let n = b.chain_len(p);
-                if game.is_legal(color, Move::Play(l)) && capture.is_none_or(|(m, _)| n > m) {
-                    capture = Some((n, l));
-                }
+        let chains = endgame::classify(game.board(), &a.ownership);
+        let moves = endgame::cleanup_moves(game, color, &chains);
+        let visits = |m: &Move| {
+            a.candidates
+                .iter()
+                .find(|c| c.mv == *m)
+                .map_or(0, |c| c.visits)
+        };
+        let mut best: Option<(u32, Move)> = None;
+        for m in moves {
+            let v = visits(&m);
+            if best.is_none_or(|(bv, _)| v > bv) {
+                best = Some((v, m));
             }
         }
-        if let Some((_, l)) = capture {
-            return Move::Play(l);
-        }
-        let best_rate = a.candidates.first().map_or(0.0, |c| c.winrate as f64);
-        let libs: Vec<Point> = dead.iter().flat_map(|&p| b.chain_liberties(p)).collect();
-        for c in &a.candidates {
-            if let Move::Play(p) = c.mv {
-                if libs.contains(&p) && c.winrate as f64 >= best_rate - self.cfg.cleanup_slack {
-                    return c.mv;
-                }
-            }
-        }
-        a.candidates
-            .iter()
-            .find(|c| c.mv != Move::Pass)
-            .map_or(Move::Pass, |c| c.mv)
+        best.map_or(Move::Pass, |(_, m)| m)
     }
 
     /// [`Player::genmove`] with live analysis: `on_update` gets a snapshot
@@ -747,10 +735,6 @@ impl Player for MctsPlayer {
         self.searches = 0;
     }
 
-    fn cleans_up(&self) -> bool {
-        true
-    }
-
     fn analyzer(&mut self) -> Option<&mut dyn Analyzer> {
         Some(self)
     }
@@ -789,10 +773,6 @@ impl Analyzer for MctsPlayer {
         on_update: &mut dyn FnMut(&Analysis),
     ) -> Decision {
         self.genmove_analyze_filtered(req, interval, filter, on_update)
-    }
-
-    fn dead_stones(&self, board: &Board, ownership: &[f32]) -> Vec<Point> {
-        MctsPlayer::dead_stones(self, board, ownership)
     }
 }
 

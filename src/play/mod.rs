@@ -6,7 +6,9 @@
 //! unless a referee engine scores it, both sides play on in clean-up mode
 //! (`kgs-genmove_cleanup` for engines that list it,
 //! [`crate::player::GenmoveRequest`] with `cleanup` for our players) until
-//! two more passes, and the final board is counted by Tromp-Taylor area. A
+//! two more passes, and the final board is counted by the rules' area or
+//! territory count with the chains [`crate::endgame`] calls dead (by a
+//! fixed-seed uniform-playout ownership) removed: [`count_finished`]. A
 //! clean-up that changes nothing (two passes straight away) is taken back,
 //! so the record ends at the game's own two passes.
 //!
@@ -14,6 +16,17 @@
 //! illegal move loses by forfeit (`B+F`/`W+F`), a crash loses by forfeit, a
 //! time-out loses on time (`B+T`/`W+T`); an engine that refuses a legal
 //! move of the other side (its rules differ) makes the game void (`?`).
+//!
+//! With a game clock ([`GameConfig::clock`]) [`play_game`] is also the
+//! timekeeper: each clocked side gets the time settings at the start
+//! (`time_settings`, or `kgs-time_settings` for byo-yomi to engines that
+//! list it), and, when [`GameConfig::send_time_left`] is set, `time_left`
+//! before each move; it runs a [`crate::clock::Clock`] per side on the
+//! wall time each move takes ([`crate::clock::Clock::charge`]), and a side
+//! whose flag falls loses on time; an outside engine that has not answered
+//! by the time its flag falls (plus [`FLAG_GRACE`]) is killed. The clock
+//! stops for the clean-up phase (only the move time-out applies there).
+//! Each record keeps both sides' [`ClockUse`].
 //!
 //! [`run_match`] plays a series against an outside engine with colours
 //! alternating; [`selfplay`] plays deterministic, shardable self-play. Our
@@ -47,9 +60,12 @@ mod spec;
 mod table;
 
 pub use client::{ClientError, GtpClient};
-pub use contestant::{Contestant, Fault, GtpContestant, LocalContestant, Reply};
-pub use game::{play_game, Ending, GameConfig, GameRecord};
-pub use matches::{run_match, MatchConfig, MatchError, MatchGame, MatchSummary};
+pub use contestant::{Contestant, Fault, GtpContestant, LocalContestant, Reply, FLAG_GRACE};
+pub use game::{
+    count_finished, play_game, play_game_timed, ClockUse, Ending, GameConfig, GameRecord,
+    COUNT_PLAYOUTS,
+};
+pub use matches::{run_match, ClockSummary, MatchConfig, MatchError, MatchGame, MatchSummary};
 pub use record::{record_to_sgf, write_atomic};
 pub use referee::Referee;
 pub use spec::{make_player, mix_seed, PlayerKind, PlayerSpec};

@@ -240,11 +240,6 @@ pub enum ContentErrorKind {
     },
     /// `B` and `W` in one node.
     TwoMoves,
-    /// Setup after the first move.
-    SetupAfterFirstMove {
-        /// The setup property.
-        id: String,
-    },
     /// Strict: setup and a move in one node.
     SetupWithMove {
         /// The setup property.
@@ -260,8 +255,6 @@ pub enum ContentErrorKind {
         /// The setup property.
         id: String,
     },
-    /// Strict: `PL` after the first move.
-    PlAfterFirstMove,
     /// Strict: a `PL` that is no colour.
     InvalidPl {
         /// The value.
@@ -323,14 +316,9 @@ impl fmt::Display for ContentErrorKind {
                 write!(f, "invalid point '{id}[{text}]' on a {size}x{size} board")
             }
             TwoMoves => f.write_str("two moves in one node"),
-            SetupAfterFirstMove { id } => write!(
-                f,
-                "setup property {id} after the first move is not supported"
-            ),
             SetupWithMove { id } => write!(f, "setup {id} and a move in one node"),
             WhitespaceInPointList { id } => write!(f, "whitespace in point list {id}"),
             SetupOffBoard { id } => write!(f, "setup point off the board in {id}"),
-            PlAfterFirstMove => f.write_str("PL after the first move"),
             InvalidPl { text } => write!(f, "invalid color 'PL[{text}]'"),
             SeveralMoveValues { id, count } => write!(f, "move {id} has {count} values"),
             WhitespaceInMove { id, text } => write!(f, "whitespace in move '{id}[{text}]'"),

@@ -9,7 +9,7 @@ use crate::color::Color;
 use crate::game::Game;
 use crate::komi::Komi;
 use crate::point::{parse_sgf_move, parse_sgf_point, Move, Point, MAX_SIZE, MIN_SIZE};
-use crate::rules::{KoRule, Rules};
+use crate::rules::{KoRule, Rules, Scoring};
 use crate::text::clip;
 use std::fmt;
 
@@ -77,6 +77,9 @@ pub struct Replay {
     pub result: Option<String>,
     /// B and W properties in the main line.
     pub moves_in_record: usize,
+    /// Moves of the main line played, those before a setup after moves
+    /// included (which [`Replay::game`]'s move list then no longer holds).
+    pub moves_played: usize,
     /// The move that stopped the replay, if one did.
     pub illegal: Option<IllegalAt>,
     /// Moves the rules forbid that a tolerant replay played anyway.
@@ -119,7 +122,16 @@ pub fn rules_from_ru(ru: &str) -> Option<Rules> {
             return None;
         };
         let suicide = l.contains("sui1");
-        Some(Rules { ko, suicide })
+        let scoring = if l.contains("scoreterritory") {
+            Scoring::Territory
+        } else {
+            Scoring::Area
+        };
+        Some(Rules {
+            ko,
+            suicide,
+            scoring,
+        })
     })
 }
 
@@ -132,8 +144,9 @@ pub fn ru_text(rules: Rules) -> String {
         Some("new_zealand") => "NZ".into(),
         Some("tromp-taylor") => "Tromp-Taylor".into(),
         _ => format!(
-            "ko{}scoreAREAsui{}",
+            "ko{}score{}sui{}",
             rules.ko.name().to_ascii_uppercase(),
+            rules.scoring.name().to_ascii_uppercase(),
             u8::from(rules.suicide)
         ),
     }
@@ -283,8 +296,8 @@ pub fn point_list(p: &Property, size: usize) -> Result<Vec<Point>, ContentError>
 /// # Errors
 /// [`ContentError`] for a tree that is no Go game or whose content cannot
 /// be replayed: other `GM`, bad `SZ`, a bad move or point value, two moves
-/// in one node, setup or `PL` after the first move, and (with `strict`)
-/// each Go-content leniency. An illegal move is no error: it ends the
+/// in one node, and (with `strict`) each Go-content leniency. Setup
+/// (`AB`, `AW`, `AE`) and `PL` may stand in any node of the main line. An illegal move is no error: it ends the
 /// replay and is reported in [`Replay::illegal`].
 pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentError> {
     let root = tree.root();
@@ -342,9 +355,10 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
     let mut number = 0usize;
     let mut illegal = None;
     let mut broken = Vec::new();
+    let mut moves_played = 0usize;
     let komi_f = komi_value.unwrap_or(Komi::ZERO);
 
-    for &i in &line {
+    for (k, &i) in line.iter().enumerate() {
         let node = &tree.nodes[i];
         let mv_prop = match (node.get("B"), node.get("W")) {
             (Some(b), Some(w)) => {
@@ -361,18 +375,15 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
             (None, Some(w)) => Some((Color::White, w)),
             (None, None) => None,
         };
-        // Setup and PL.
+        // Setup and PL, in any node of the main line.
+        let mut changes = Vec::new();
+        let mut setup_pos = None;
         for id in ["AB", "AW", "AE"] {
             let p = match node.get(id) {
                 Some(p) => p,
                 None => continue,
             };
-            if game.is_some() {
-                return Err(content(
-                    p.pos,
-                    ContentErrorKind::SetupAfterFirstMove { id: id.to_string() },
-                ));
-            }
+            setup_pos.get_or_insert((p.pos, id));
             if mv_prop.is_some() {
                 if opts.strict {
                     return Err(content(
@@ -397,29 +408,21 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                 ));
             }
             let pts = point_list(p, size)?;
-            let changes: Vec<_> = pts.into_iter().map(|pt| (pt, c)).collect();
-            setup.set_many(&changes).map_err(|_| {
-                content(
-                    p.pos,
-                    ContentErrorKind::SetupOffBoard { id: id.to_string() },
-                )
-            })?;
+            let start = changes.len();
+            changes.extend(pts.into_iter().map(|pt| (pt, c)));
+            if game.is_none() {
+                setup.set_many(&changes[start..]).map_err(|_| {
+                    content(
+                        p.pos,
+                        ContentErrorKind::SetupOffBoard { id: id.to_string() },
+                    )
+                })?;
+            }
         }
+        let mut pl = None;
         if let Some(p) = node.get("PL") {
             match p.simple_text().parse::<Color>() {
-                Ok(c) => match game.as_mut() {
-                    None => setup_pl = Some(c),
-                    Some(g) => {
-                        if opts.strict {
-                            return Err(content(p.pos, ContentErrorKind::PlAfterFirstMove));
-                        }
-                        warnings.push(Warning::new(
-                            p.pos,
-                            WarningKind::PlAfterFirstMove { color: c },
-                        ));
-                        g.set_to_move(c);
-                    }
-                },
+                Ok(c) => pl = Some(c),
                 Err(_) => {
                     if opts.strict {
                         return Err(content(
@@ -435,6 +438,42 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
                             text: clip(&p.text()),
                         },
                     ));
+                }
+            }
+        }
+        match game.as_mut() {
+            None => setup_pl = pl.or(setup_pl),
+            Some(g) => {
+                if let Some((pos, id)) = setup_pos {
+                    // Setup after moves: the position with the stones
+                    // added or removed starts the game afresh (moves before
+                    // it stay on the board, not in the move list).
+                    let mut board = g.board().clone();
+                    board.set_many(&changes).map_err(|_| {
+                        content(pos, ContentErrorKind::SetupOffBoard { id: id.to_string() })
+                    })?;
+                    let next = line[k..].iter().find_map(|&j| {
+                        let n = &tree.nodes[j];
+                        if n.get("B").is_some() {
+                            Some(Color::Black)
+                        } else if n.get("W").is_some() {
+                            Some(Color::White)
+                        } else {
+                            None
+                        }
+                    });
+                    let to_move = pl.or(next).unwrap_or(g.to_move());
+                    *g = start_game(
+                        &mut board,
+                        to_move,
+                        rules,
+                        komi_f,
+                        opts.strict,
+                        pos,
+                        &mut warnings,
+                    )?;
+                } else if let Some(c) = pl {
+                    g.set_to_move(c);
                 }
             }
         }
@@ -540,6 +579,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
             illegal = Some(at(reason, mv.point().expect("a pass is always legal")));
             break;
         }
+        moves_played += 1;
     }
     let game = match game {
         Some(g) => g,
@@ -568,6 +608,7 @@ pub fn replay(tree: &GameTree, opts: &ReplayOptions) -> Result<Replay, ContentEr
         rules,
         result,
         moves_in_record,
+        moves_played,
         illegal,
         broken,
         warnings,

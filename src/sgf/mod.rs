@@ -64,8 +64,7 @@
 //! Always errors: unclosed values, a property without a value, characters
 //! where a property, `;`, `(` or `)` must stand, no `(` in the file;
 //! `GM` other than 1, rectangular or unsupported `SZ`, invalid move or
-//! point values (`B[R16]`, off-board points), two moves in one node,
-//! setup or `PL` after the first move.
+//! point values (`B[R16]`, off-board points), two moves in one node.
 //!
 //! Every leniency used and every rule violation played through is a
 //! [`Warning`]: its place and a [`WarningKind`] to match on; `Display`
@@ -85,6 +84,14 @@
 //! colour, point, reason); a tolerant one plays on through ko, superko and
 //! multi-stone suicide violations and stops only where the board cannot
 //! take the move (occupied, single-stone suicide).
+//!
+//! Setup (`AB`, `AW`, `AE`) and `PL` may stand in any node of the main
+//! line, as in GNU Go and Sabaki. Setup after the first move changes the
+//! position as it stands and starts the game afresh from there: the stones
+//! and prisoners of the moves before stay, the moves leave the move list
+//! (so `undo` stops there and a written record gives the position as
+//! setup), and the superko history restarts. The side to move after it is
+//! the node's `PL`, else the colour of the next move, else unchanged.
 //!
 //! # Writing
 //!
@@ -201,6 +208,9 @@ pub struct Loaded {
     pub warnings: Vec<Warning>,
     /// Komi from `KM`, if the record has one.
     pub komi: Option<crate::komi::Komi>,
+    /// The record's `PB`, `PW`, `DT` and `GN`, and its `RE` when the whole
+    /// main line was loaded.
+    pub info: GameInfo,
 }
 
 /// Reads the first game of the file at `path` and replays its main line
@@ -241,10 +251,29 @@ pub fn load_position(
     }
     let mut warnings = c.warnings;
     warnings.extend(r.warnings);
+    let root = tree.root();
+    let text = |id: &str| {
+        root.get(id)
+            .map(|p| p.simple_text())
+            .filter(|t| !t.trim().is_empty())
+    };
+    let info = GameInfo {
+        black: text("PB"),
+        white: text("PW"),
+        result: if before_move.is_none() {
+            r.result.filter(|t| !t.trim().is_empty())
+        } else {
+            None
+        },
+        date: text("DT"),
+        game_name: text("GN"),
+        ..GameInfo::default()
+    };
     Ok(Loaded {
         game: r.game,
         warnings,
         komi: r.komi,
+        info,
     })
 }
 

@@ -82,7 +82,7 @@ pub fn replay_file(path: &Path, opts: &ReplayOptions, until: Option<usize>) -> F
         };
         rep.lines.push(format!(
             "{head}: {size}x{size}, {} of {} moves, rules {}, komi {}, RE {}, area score {score}, {status}{broken}",
-            g.moves().len(),
+            r.moves_played,
             r.moves_in_record,
             r.rules,
             r.komi.map_or("-".to_string(), |k| k.to_string()),

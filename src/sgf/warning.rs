@@ -110,11 +110,6 @@ pub enum WarningKind {
         /// The setup property.
         id: String,
     },
-    /// `PL` after the first move.
-    PlAfterFirstMove {
-        /// The colour to play.
-        color: Color,
-    },
     /// A `PL` that is no colour, ignored.
     InvalidPl {
         /// The value.
@@ -188,7 +183,6 @@ impl fmt::Display for WarningKind {
             }
             UnknownRules { text } => write!(f, "unknown rules 'RU[{text}]': chinese used"),
             SetupWithMove { id } => write!(f, "setup {id} and a move in one node"),
-            PlAfterFirstMove { color } => write!(f, "PL after the first move: {color} to play"),
             InvalidPl { text } => write!(f, "invalid color 'PL[{text}]' ignored"),
             SeveralMoveValues { id } => write!(f, "move {id} has several values; first used"),
             WhitespaceInMove { id } => write!(f, "whitespace in move {id} ignored"),

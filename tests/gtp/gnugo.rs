@@ -119,3 +119,67 @@ fn whole_games_against_gnugo() {
         eprintln!("seed {seed}: {plies} plies, boards agree");
     }
 }
+
+/// Records with setup (`AB`, `AW`) and `PL` after the first move (issue
+/// 13): `loadsgf` gives the same stones, captures and side to move as in
+/// GNU Go, for the whole main line and for `loadsgf FILE N`.
+#[test]
+fn setup_after_moves_loads_as_in_gnugo() {
+    if !Path::new(GNUGO).exists() {
+        if std::env::var("KOSUMI_REQUIRE_GNUGO").as_deref() == Ok("1") {
+            panic!("{GNUGO} is missing and KOSUMI_REQUIRE_GNUGO=1");
+        }
+        eprintln!("SKIPPED: {GNUGO} not installed (apt-get install gnugo); interop not tested");
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sgf-fixtures/setup-later");
+    let mut k = Controller::start(KOSUMI, &["--threads", "1", "--playouts", "10"]);
+    let mut g = Controller::start(GNUGO, &["--mode", "gtp"]);
+    for (file, size, counts) in [
+        ("_semeai_C9_018.sgf", 19, &[0usize, 30, 50][..]),
+        ("ab-aw-after-moves.sgf", 9, &[0, 4, 5, 6, 9, 10][..]),
+        ("pl-after-moves.sgf", 9, &[0, 3, 4, 5][..]),
+    ] {
+        let path = dir.join(file);
+        for &n in counts {
+            let cmd = if n == 0 {
+                format!("loadsgf {}", path.display())
+            } else {
+                format!("loadsgf {} {n}", path.display())
+            };
+            // GNU Go answers with the side to move, Kosumi with nothing.
+            k.ok(&cmd);
+            let gnugo_to_move = g.ok(&cmd);
+            let what = format!("{file} {n}");
+            for color in ["black", "white"] {
+                let list = |c: &mut Controller| {
+                    let mut v: Vec<Move> = c
+                        .ok(&format!("list_stones {color}"))
+                        .split_whitespace()
+                        .map(|s| parse_gtp_move(s, size).unwrap())
+                        .collect();
+                    v.sort_by_key(|m| m.point());
+                    v
+                };
+                assert_eq!(list(&mut k), list(&mut g), "{color} stones, {what}");
+                assert_eq!(
+                    k.ok(&format!("captures {color}")),
+                    g.ok(&format!("captures {color}")),
+                    "{color} captures, {what}"
+                );
+            }
+            let line = k.ok("showboard");
+            let ours = if line.contains("white to play") {
+                "white"
+            } else {
+                "black"
+            };
+            assert_eq!(ours, gnugo_to_move.trim(), "side to move, {what}");
+        }
+    }
+    for c in [&mut k, &mut g] {
+        c.ok("quit");
+    }
+    k.stop();
+    g.stop();
+}

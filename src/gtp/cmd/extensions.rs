@@ -4,13 +4,20 @@ use crate::gtp::args::{self, ArgError};
 use crate::gtp::engine::{CommandError, Engine};
 use crate::gtp::line::Request;
 use crate::point::Move;
-use crate::rules::{KoRule, Rules};
+use crate::rules::{KoRule, Rules, RulesError, Scoring};
 use crate::text::clip;
 
-/// The rules as `kosumi-rules` shows them: preset name, ko rule, suicide.
+/// The rules as `kosumi-rules` shows them: preset name, ko rule, suicide,
+/// and `territory scoring` for custom rules that count territory (the
+/// Japanese preset's name says it; every other preset counts area).
 fn describe_rules(rules: Rules) -> String {
+    let scoring = if rules.preset_name().is_none() && rules.scoring == Scoring::Territory {
+        ", territory scoring"
+    } else {
+        ""
+    };
     format!(
-        "{} (ko {}, suicide {})",
+        "{} (ko {}, suicide {}{scoring})",
         rules.preset_name().unwrap_or("custom"),
         rules.ko.name(),
         if rules.suicide {
@@ -22,7 +29,8 @@ fn describe_rules(rules: Rules) -> String {
 }
 
 /// `kosumi-rules [PRESET | ko=simple|positional|situational |
-/// suicide=yes|no]...`: applies each argument in turn, then shows the rules.
+/// suicide=yes|no | scoring=area|territory]...`: applies each argument in
+/// turn, then shows the rules.
 pub(crate) fn cmd_kosumi_rules(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     let mut rules = e.game.rules();
     for a in &r.args {
@@ -33,6 +41,18 @@ pub(crate) fn cmd_kosumi_rules(e: &mut Engine, r: &Request) -> Result<String, Co
                 "yes" | "true" | "1" | "allowed" => true,
                 "no" | "false" | "0" | "forbidden" => false,
                 _ => return Err(ArgError::Suicide(clip(s)).into()),
+            };
+        } else if let Some(s) = a.strip_prefix("scoring=") {
+            rules.scoring = match s {
+                "area" => Scoring::Area,
+                "territory" => Scoring::Territory,
+                _ => {
+                    return Err(ArgError::Rules(RulesError(format!(
+                        "unknown scoring '{}' (area, territory)",
+                        clip(s)
+                    )))
+                    .into())
+                }
             };
         } else {
             rules = Rules::preset(a).map_err(ArgError::Rules)?;

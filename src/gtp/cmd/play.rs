@@ -2,10 +2,10 @@
 //! position.
 
 use crate::color::Color;
+use crate::endgame;
 use crate::gtp::args;
 use crate::gtp::engine::{CommandError, Engine};
 use crate::gtp::line::Request;
-use crate::gtp::status;
 use crate::player::{Decision, GenmoveRequest};
 use crate::point::{parse_gtp_move, Move, Point, VertexError};
 
@@ -35,9 +35,11 @@ impl Engine {
     }
 
     /// The move to play for `color`: the player's, checked for legality
-    /// (an illegal choice becomes a pass, with a warning), and in clean-up
-    /// mode never a pass or resignation while a dead opposing stone can
-    /// still be attacked.
+    /// (an illegal choice becomes a pass, with a warning). In clean-up mode
+    /// a resignation counts as a pass, and a pass is replaced by
+    /// [`endgame::cleanup_move`] while an opposing chain that
+    /// `final_status_list` calls dead (the same [`Engine::chains`]) stands
+    /// on the board: the engine never passes with such a stone left.
     fn decide(&mut self, color: Color, cleanup: bool) -> Decision {
         let stop = self.stop.clone();
         let req = GenmoveRequest {
@@ -49,27 +51,18 @@ impl Engine {
         };
         let d = self.player.genmove(&req);
         let d = self.checked(color, d);
-        // A player with its own clean-up mode (the search captures every
-        // stone its ownership map calls dead, then passes) is trusted.
-        if self.player.cleans_up() {
+        if !cleanup || matches!(d, Decision::Play(Move::Play(_))) {
             return d;
         }
-        if cleanup && d != Decision::Play(Move::Pass) && d != Decision::Resign {
-            return d;
+        let chains = self.chains();
+        if let Some(mv) = endgame::cleanup_move(&self.game, color, &chains) {
+            self.debug(&format!(
+                "clean-up: {} attacks a dead chain",
+                mv.to_gtp(self.game.size())
+            ));
+            return Decision::Play(mv);
         }
-        if cleanup {
-            let own = self.player.ownership(&self.game);
-            let chains = status::classify(self.game.board(), &own);
-            if let Some(mv) = status::cleanup_move(&self.game, color, &chains) {
-                self.debug(&format!(
-                    "clean-up: {} attacks a dead chain",
-                    mv.to_gtp(self.game.size())
-                ));
-                return Decision::Play(mv);
-            }
-            return Decision::Play(Move::Pass);
-        }
-        d
+        Decision::Play(Move::Pass)
     }
 
     /// `d` if it is legal for `color`, else a pass (with a warning).

@@ -1,42 +1,28 @@
 //! Scoring: chain statuses, `final_score`, `final_status_list` and the
 //! ownership map.
 
+use crate::endgame::{self, Status};
 use crate::gtp::args::{self, ArgError};
 use crate::gtp::engine::{CommandError, Engine};
 use crate::gtp::line::Request;
-use crate::gtp::status::{self, Status};
-use crate::score::GameResult;
 use crate::text::clip;
 
 impl Engine {
-    /// Chain statuses from the player's ownership by [`status::classify`].
-    /// With a player that has an analyzer (the search), a chain is also
-    /// dead when the analyzer's dead-stone verdict holds for most of its
-    /// stones: the search's ownership is compressed towards 0 (a lone dead
-    /// stone in a finished 7x7 position scores about -0.4, inside its 0.5
-    /// threshold), so either verdict suffices.
-    fn chains(&mut self) -> Vec<status::ChainStatus> {
+    /// Chain statuses of the current position: the player's ownership
+    /// judged by [`endgame::classify`]. `final_status_list`, `final_score`
+    /// and the clean-up check of `kgs-genmove_cleanup` all use it.
+    pub(crate) fn chains(&mut self) -> Vec<endgame::ChainStatus> {
         let own = self.player.ownership(&self.game);
-        let mut chains = status::classify(self.game.board(), &own);
-        if let Some(an) = self.player.analyzer() {
-            let dead = an.dead_stones(self.game.board(), &own);
-            for c in &mut chains {
-                let n = c.stones.iter().filter(|p| dead.contains(p)).count();
-                if 2 * n > c.stones.len() {
-                    c.status = Status::Dead;
-                }
-            }
-        }
-        chains
+        endgame::classify(self.game.board(), &own)
     }
 }
 
 pub(crate) fn cmd_final_score(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args::no_args(r)?;
     let chains = e.chains();
-    let dead = status::stones_with(&chains, Status::Dead);
-    let result: GameResult = e.game.area_score(&dead).result();
-    Ok(result.to_string())
+    let count = endgame::count(&e.game, &chains);
+    e.debug(&count.describe());
+    Ok(count.result().to_string())
 }
 
 pub(crate) fn cmd_final_status_list(e: &mut Engine, r: &Request) -> Result<String, CommandError> {

@@ -4,6 +4,7 @@ use crate::game::{fixed_handicap_points, HandicapError};
 use crate::gtp::args::{self, ArgError};
 use crate::gtp::engine::{CommandError, Engine};
 use crate::gtp::line::Request;
+use crate::komi::KomiError;
 use crate::point::{Move, Point, MAX_SIZE, MIN_SIZE};
 use crate::rules::Rules;
 use crate::text::clip;
@@ -33,12 +34,15 @@ pub(crate) fn cmd_clear_board(e: &mut Engine, r: &Request) -> Result<String, Com
 
 pub(crate) fn cmd_komi(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     args::args_n(r, 1)?;
+    // A komi that is not a number (NaN and the infinities included) is
+    // the specification's `syntax error`.
     match crate::komi::Komi::parse(&r.args[0]) {
         Ok(k) => {
             e.game.set_komi(k);
             Ok(String::new())
         }
-        _ => Err(ArgError::Komi(clip(&r.args[0])).into()),
+        Err(KomiError::OutOfRange(_)) => Err(ArgError::Komi(clip(&r.args[0])).into()),
+        Err(KomiError::Syntax(_) | KomiError::NotFinite) => Err(ArgError::KomiSyntax.into()),
     }
 }
 
@@ -99,10 +103,12 @@ pub(crate) fn cmd_place_free_handicap(e: &mut Engine, r: &Request) -> Result<Str
 
 pub(crate) fn cmd_set_free_handicap(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     let mut points = Vec::new();
+    // Any vertex that is unreadable, off the board or a pass makes the
+    // whole list bad (the specification's `bad vertex list`).
     for a in &r.args {
-        match e.parse_vertex(a)? {
-            Move::Play(p) => points.push(p),
-            Move::Pass => return Err(CommandError::BadVertexList),
+        match e.parse_vertex(a) {
+            Ok(Move::Play(p)) => points.push(p),
+            Ok(Move::Pass) | Err(_) => return Err(CommandError::BadVertexList),
         }
     }
     e.game.set_free_handicap(&points).map_err(|err| match err {

@@ -29,6 +29,8 @@ pub(crate) fn cmd_loadsgf(e: &mut Engine, r: &Request) -> Result<String, Command
             }
             let komi = loaded.komi.unwrap_or(e.game.komi());
             e.game = loaded.game;
+            e.info = loaded.info;
+            e.info_moves = e.game.moves().len();
             e.game.set_komi(komi);
             e.game.set_rules(rules);
             e.player.clear();
@@ -42,13 +44,24 @@ pub(crate) fn cmd_loadsgf(e: &mut Engine, r: &Request) -> Result<String, Command
 }
 
 /// `printsgf [FILE]`: the game as SGF, as the response or into FILE
-/// (which may be double-quoted).
+/// (which may be double-quoted). The root carries `SZ`, `KM`, `RU`, `HA`
+/// for a handicap start, and what is known of `PB`, `PW`, `DT`, `GN` (from
+/// the record `loadsgf` read) and `RE`: the record's while the game is
+/// still the loaded record, else `final_score`'s once two passes end it.
 pub(crate) fn cmd_printsgf(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     let (file, rest) = args::quoted_arg(&r.raw_args)?;
     if !rest.trim().is_empty() {
         return Err(ArgError::Usage("wrong number of arguments: printsgf expects [FILE]").into());
     }
-    let text = crate::sgf::game_to_sgf(&e.game, &crate::sgf::GameInfo::default());
+    let mut info = e.info.clone();
+    if e.game.moves().len() != e.info_moves {
+        info.result = None;
+    }
+    if info.result.is_none() && e.game.two_passes() {
+        let chains = e.chains();
+        info.result = Some(crate::endgame::count(&e.game, &chains).result().to_string());
+    }
+    let text = crate::sgf::game_to_sgf(&e.game, &info);
     if file.is_empty() {
         return Ok(text);
     }
