@@ -17,6 +17,8 @@
 //!   from ownership, area or territory counts, the clean-up move.
 //! - [`sgf`]: SGF text to trees and back (charsets, escapes, variations,
 //!   leniencies and strict mode), trees to `Game`s and back.
+//! - [`patterns`]: learned move patterns: shape codes, move features,
+//!   the Bradley-Terry (MM) trainer, the built-in table, move prediction.
 //! - [`playout`]: the uniform benchmark playout and `bench`, the search's
 //!   playout policy and priors with their settings, the random draws.
 //! - [`clock`]: time settings and clock state as controllers report them.
@@ -42,6 +44,7 @@ pub mod game;
 pub mod gtp;
 pub mod komi;
 pub mod mcts;
+pub mod patterns;
 pub mod play;
 pub mod player;
 pub mod playout;

@@ -222,6 +222,155 @@ enum Command {
     /// format) against Kosumi or any GTP engine; exit status 1 if a test
     /// failed unexpectedly.
     Regress(RegressArgs),
+    /// Learned move patterns: `patterns train` fits Bradley-Terry ratings
+    /// of move features on game records, `patterns eval` measures move
+    /// prediction on the held-out records.
+    Patterns {
+        #[command(subcommand)]
+        action: PatternsAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum PatternsAction {
+    /// Fits a pattern table on the records not held out and writes it.
+    Train {
+        /// Directories of SGF records (searched recursively).
+        #[arg(long, required = true, num_args = 1..)]
+        games: Vec<std::path::PathBuf>,
+        /// The table to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Hold out one file in N (by a hash of the file name; 0: none).
+        #[arg(long, default_value_t = 10)]
+        holdout: u32,
+        /// MM iterations.
+        #[arg(long, default_value_t = 25)]
+        iterations: usize,
+        /// A diamond enters the table when the moves played show it at
+        /// least this many times.
+        #[arg(long, default_value_t = 3)]
+        min_count: u32,
+        /// Virtual wins and losses against a gamma-1 opponent per feature
+        /// (the prior; Coulom uses 1).
+        #[arg(long, default_value_t = 1.0)]
+        prior: f64,
+        /// Leave these feature families out (comma-separated), for
+        /// ablations.
+        #[arg(long, value_delimiter = ',', value_parser = parse_family)]
+        without: Vec<kosumi::patterns::Family>,
+    },
+    /// Move prediction on the held-out records: top-1 and top-5 per board
+    /// size, and top-1 with each feature family's gammas set to 1.
+    Eval {
+        /// Directories of SGF records (searched recursively).
+        #[arg(long, required = true, num_args = 1..)]
+        games: Vec<std::path::PathBuf>,
+        /// The table (default: the one built in).
+        #[arg(long)]
+        table: Option<std::path::PathBuf>,
+        /// The hold-out used in training (0: evaluate on every file).
+        #[arg(long, default_value_t = 10)]
+        holdout: u32,
+    },
+}
+
+fn parse_family(s: &str) -> Result<kosumi::patterns::Family, String> {
+    kosumi::patterns::Family::from_name(s).ok_or_else(|| format!("unknown feature family '{s}'"))
+}
+
+fn run_patterns(action: PatternsAction) -> ExitCode {
+    use kosumi::patterns;
+    let mut log = |s: &str| eprintln!("{s}");
+    match action {
+        PatternsAction::Train {
+            games,
+            out,
+            holdout,
+            iterations,
+            min_count,
+            prior,
+            without,
+        } => {
+            if !(prior.is_finite() && prior > 0.0) {
+                eprintln!("kosumi: --prior must be positive");
+                return ExitCode::from(2);
+            }
+            let mut command = String::from("command: kosumi patterns train --games");
+            for g in &games {
+                command.push_str(&format!(" {}", g.display()));
+            }
+            command.push_str(&format!(
+                " --out {} --holdout {holdout} --iterations {iterations} --min-count {min_count} --prior {prior}",
+                out.display()
+            ));
+            if !without.is_empty() {
+                let names: Vec<&str> = without.iter().map(|f| f.name()).collect();
+                command.push_str(&format!(" --without {}", names.join(",")));
+            }
+            let cmd = patterns::TrainCommand {
+                games,
+                holdout,
+                options: patterns::TrainOptions {
+                    iterations,
+                    min_count,
+                    without,
+                    prior,
+                    header: vec![command],
+                },
+            };
+            let table = match patterns::train_command(&cmd, &mut log) {
+                Ok((t, _)) => t,
+                Err(e) => {
+                    eprintln!("kosumi: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            if let Err(e) = std::fs::write(&out, table.to_text()) {
+                eprintln!("kosumi: {}: {e}", out.display());
+                return ExitCode::FAILURE;
+            }
+            eprintln!("wrote {} features to {}", table.len(), out.display());
+            ExitCode::SUCCESS
+        }
+        PatternsAction::Eval {
+            games,
+            table,
+            holdout,
+        } => {
+            let loaded;
+            let t = match table {
+                Some(path) => {
+                    let text = match std::fs::read_to_string(&path) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            eprintln!("kosumi: {}: {e}", path.display());
+                            return ExitCode::FAILURE;
+                        }
+                    };
+                    loaded = match patterns::PatternTable::parse(&text) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            eprintln!("kosumi: {}: {e}", path.display());
+                            return ExitCode::FAILURE;
+                        }
+                    };
+                    &loaded
+                }
+                None => patterns::PatternTable::builtin(),
+            };
+            match patterns::eval_command(&games, holdout, t, &mut log) {
+                Ok(r) => {
+                    print!("{}", patterns::eval_text(&r));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("kosumi: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+    }
 }
 
 #[derive(Args)]
@@ -885,6 +1034,7 @@ fn main() -> ExitCode {
             None => run_selfplay(args),
         },
         Some(Command::Match(a)) => run_match(a),
+        Some(Command::Patterns { action }) => run_patterns(action),
         Some(Command::Regress(a)) => run_regress(a),
         None => run_gtp(cli.gtp),
     }
