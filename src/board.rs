@@ -3,14 +3,20 @@
 //! [`crate::game`]), no randomness.
 //!
 //! Storage is fixed-size arrays over the padded layout of [`crate::point`],
-//! with no heap fields, so cloning a board is one `memcpy` (about 9 KB).
+//! with no heap fields, so cloning a board is one `memcpy`.
 //!
-//! Chains are union-find with full path compression: every stone stores its
-//! chain's root directly, and the stones of a chain form a circular list
-//! through `next`. When chains merge, the smaller chain's stones are relinked
-//! to the larger chain's root. The root keeps the chain's exact stone count
-//! and exact liberty count (distinct empty points next to the chain).
-
+//! This is also the playout kernel, built for speed. Per point: the cell
+//! code, a packed word of neighbour counts (empty / black / white / off the
+//! board) and a chain id. Chains are union-find with full path compression:
+//! every stone stores its chain's root directly, and the stones of a chain
+//! form a circular list through `next`; when chains merge, the smaller
+//! chain's stones are relinked to the larger chain's root. Per chain, the
+//! root keeps the stone count and *pseudo-liberties* (one per stone and
+//! empty neighbour pair) with the sum and the sum of squares of their
+//! indices, so that placing, merging and capturing need no de-duplication,
+//! and "in atari" and "its only liberty" are still exact and constant-time.
+//! Exact liberty counts of larger chains are counted on demand
+//! ([`Board::liberties`]).
 use crate::color::Color;
 use crate::point::{Point, ARRAY_LEN, MAX_POINTS, MAX_SIZE, MIN_SIZE, STRIDE};
 use crate::zobrist::{self, Keys, StoneHash};
@@ -106,20 +112,120 @@ impl IndexSet {
     }
 }
 
+/// The first and last index whose four neighbours and four diagonals all
+/// lie inside the padded arrays (every on-board point of every size is in
+/// this frame).
+const FRAME_LO: usize = STRIDE + 1;
+const FRAME_HI: usize = ARRAY_LEN - STRIDE - 2;
+
+/// Whether index `i` is inside the frame, so that its eight neighbours are
+/// valid indices.
+#[inline(always)]
+fn in_frame(i: usize) -> bool {
+    i.wrapping_sub(FRAME_LO) <= FRAME_HI - FRAME_LO
+}
+
+/// The neighbour-count word of a point packs four 4-bit counts of its four
+/// orthogonal neighbours, one field per cell code: bits 0-3 empty, 4-7
+/// black, 8-11 white, 12-15 off the board. `unit(code)` is one neighbour
+/// of that code.
+#[inline(always)]
+const fn unit(cell: u8) -> u16 {
+    1 << (4 * cell as u16)
+}
+
+/// One field of a neighbour-count word.
+const NB_FIELD: u16 = 0xF;
+
+/// 1 for a stone (black or white), 0 for an empty or off-board cell.
+#[inline(always)]
+fn stone_weight(cell: u8) -> u32 {
+    (cell.wrapping_sub(1) < 2) as u32
+}
+
+/// What the board keeps about a chain, valid at its root.
+///
+/// The liberties are *pseudo-liberties*: one per (stone, empty neighbour)
+/// pair, so that a liberty next to three stones of the chain counts three
+/// times. Together with the sum and the sum of squares of their indices,
+/// this makes "exactly one liberty" exact and branch-free: a multiset of
+/// `n > 0` numbers has one distinct value exactly when
+/// `n * sum2 == sum * sum` (Cauchy-Schwarz), and that value is `sum / n`.
+/// Zero pseudo-liberties is zero liberties.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+struct Chain {
+    /// Pseudo-liberty count.
+    libs: u16,
+    /// Stone count.
+    stones: u16,
+    /// Sum of the pseudo-liberties' indices.
+    sum: u32,
+    /// Sum of their squares.
+    sum2: u32,
+}
+
+impl Chain {
+    /// Adds pseudo-liberty `q` (with `qq = q * q`) `w` times (`w` is 0 or 1).
+    /// Wrapping: a captured chain's record may collect garbage while it is
+    /// removed; it is never read again before its root is reused.
+    #[inline(always)]
+    fn add_lib(&mut self, w: u32, q: u32, qq: u32) {
+        self.libs = self.libs.wrapping_add(w as u16);
+        self.sum = self.sum.wrapping_add(w.wrapping_mul(q));
+        self.sum2 = self.sum2.wrapping_add(w.wrapping_mul(qq));
+    }
+
+    /// Removes pseudo-liberty `q` `w` times (`w` is 0 or 1).
+    #[inline(always)]
+    fn sub_lib(&mut self, w: u32, q: u32, qq: u32) {
+        self.libs = self.libs.wrapping_sub(w as u16);
+        self.sum = self.sum.wrapping_sub(w.wrapping_mul(q));
+        self.sum2 = self.sum2.wrapping_sub(w.wrapping_mul(qq));
+    }
+
+    /// Adds another chain's stones and pseudo-liberties (a merge).
+    #[inline(always)]
+    fn absorb(&mut self, o: &Chain) {
+        self.libs = self.libs.wrapping_add(o.libs);
+        self.stones = self.stones.wrapping_add(o.stones);
+        self.sum = self.sum.wrapping_add(o.sum);
+        self.sum2 = self.sum2.wrapping_add(o.sum2);
+    }
+
+    /// Whether the chain has exactly one liberty.
+    #[inline(always)]
+    fn in_atari(&self) -> bool {
+        self.libs != 0 && self.libs as u64 * self.sum2 as u64 == self.sum as u64 * self.sum as u64
+    }
+
+    /// Whether the chain has two liberties or more.
+    #[inline(always)]
+    fn two_or_more(&self) -> bool {
+        self.libs != 0 && self.libs as u64 * self.sum2 as u64 != self.sum as u64 * self.sum as u64
+    }
+
+    /// The only liberty, when [`Chain::in_atari`].
+    #[inline(always)]
+    fn only_liberty(&self) -> u16 {
+        (self.sum / self.libs as u32) as u16
+    }
+}
+
 /// A Go board of any size from 2x2 to 25x25.
-#[derive(Clone)]
 pub struct Board {
     size: u8,
     /// 0 empty, 1 black, 2 white, 3 off the board.
     cells: [u8; ARRAY_LEN],
-    /// Root of the chain a stone belongs to.
+    /// Packed counts of each on-board point's neighbours by cell code (see
+    /// [`unit`]). Meaningless off the board.
+    nbrs: [u16; ARRAY_LEN],
+    /// Root of the chain a stone belongs to (the chain id). Stale on empty
+    /// points, 0 off the board; always a valid index.
     root: [u16; ARRAY_LEN],
     /// Next stone of the same chain (circular list).
     next: [u16; ARRAY_LEN],
-    /// Exact liberty count, valid at roots.
-    libs: [u16; ARRAY_LEN],
-    /// Stone count, valid at roots.
-    stones: [u16; ARRAY_LEN],
+    /// Per chain, valid at roots.
+    chains: [Chain; ARRAY_LEN],
     /// The empty points, in no particular order.
     empties: [u16; MAX_POINTS],
     /// Position of each empty point in `empties`.
@@ -132,6 +238,54 @@ pub struct Board {
     captures: [u32; 2],
     hash: u64,
     keys: &'static Keys,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            size: self.size,
+            cells: self.cells,
+            nbrs: self.nbrs,
+            root: self.root,
+            next: self.next,
+            chains: self.chains,
+            empties: self.empties,
+            empty_pos: self.empty_pos,
+            n_empty: self.n_empty,
+            ko: self.ko,
+            ko_color: self.ko_color,
+            captures: self.captures,
+            hash: self.hash,
+            keys: self.keys,
+        }
+    }
+
+    /// Copies only the part of the arrays a board of this size uses when
+    /// both boards have the same size (everything past it is off the board
+    /// in both and never read or written), as a playout loop resetting its
+    /// board from the same start position does.
+    fn clone_from(&mut self, src: &Board) {
+        if self.size != src.size {
+            *self = src.clone();
+            return;
+        }
+        // Every neighbour and diagonal of an on-board point is below this.
+        let end = (self.size() + 2) * STRIDE;
+        self.cells[..end].copy_from_slice(&src.cells[..end]);
+        self.nbrs[..end].copy_from_slice(&src.nbrs[..end]);
+        self.root[..end].copy_from_slice(&src.root[..end]);
+        self.next[..end].copy_from_slice(&src.next[..end]);
+        self.chains[..end].copy_from_slice(&src.chains[..end]);
+        self.empty_pos[..end].copy_from_slice(&src.empty_pos[..end]);
+        let n = src.n_empty as usize;
+        self.empties[..n].copy_from_slice(&src.empties[..n]);
+        self.n_empty = src.n_empty;
+        self.ko = src.ko;
+        self.ko_color = src.ko_color;
+        self.captures = src.captures;
+        self.hash = src.hash;
+        self.keys = src.keys;
+    }
 }
 
 impl PartialEq for Board {
@@ -177,6 +331,111 @@ fn color_of(cell: u8) -> Option<Color> {
     }
 }
 
+/// Unchecked access to the per-point arrays, for the kernel's inner loops.
+/// Every index passed here is below `ARRAY_LEN`: a neighbour or diagonal of
+/// an index checked with [`in_frame`], a value read from `root`, `next` or
+/// `empties` (which only ever hold on-board indices, or 0 in `root` off the
+/// board), or the dummy index 0.
+impl Board {
+    #[inline(always)]
+    fn cell_at(&self, i: usize) -> u8 {
+        debug_assert!(i < ARRAY_LEN);
+        // SAFETY: i < ARRAY_LEN (see the impl's comment).
+        unsafe { *self.cells.get_unchecked(i) }
+    }
+
+    #[inline(always)]
+    fn set_cell(&mut self, i: usize, v: u8) {
+        debug_assert!(i < ARRAY_LEN);
+        // SAFETY: i < ARRAY_LEN (see the impl's comment).
+        unsafe { *self.cells.get_unchecked_mut(i) = v }
+    }
+
+    #[inline(always)]
+    fn nb_at(&self, i: usize) -> u16 {
+        debug_assert!(i < ARRAY_LEN);
+        // SAFETY: i < ARRAY_LEN (see the impl's comment).
+        unsafe { *self.nbrs.get_unchecked(i) }
+    }
+
+    #[inline(always)]
+    fn nb_add(&mut self, i: usize, delta: u16) {
+        debug_assert!(i < ARRAY_LEN);
+        // SAFETY: i < ARRAY_LEN (see the impl's comment).
+        unsafe {
+            let w = self.nbrs.get_unchecked_mut(i);
+            *w = w.wrapping_add(delta);
+        }
+    }
+
+    #[inline(always)]
+    fn root_at(&self, i: usize) -> usize {
+        debug_assert!(i < ARRAY_LEN);
+        // SAFETY: i < ARRAY_LEN (see the impl's comment).
+        let r = unsafe { *self.root.get_unchecked(i) } as usize;
+        debug_assert!(r < ARRAY_LEN);
+        r
+    }
+
+    #[inline(always)]
+    fn set_root(&mut self, i: usize, r: usize) {
+        debug_assert!(i < ARRAY_LEN && r < ARRAY_LEN);
+        // SAFETY: i < ARRAY_LEN (see the impl's comment).
+        unsafe { *self.root.get_unchecked_mut(i) = r as u16 }
+    }
+
+    #[inline(always)]
+    fn next_at(&self, i: usize) -> usize {
+        debug_assert!(i < ARRAY_LEN);
+        // SAFETY: i < ARRAY_LEN (see the impl's comment).
+        let n = unsafe { *self.next.get_unchecked(i) } as usize;
+        debug_assert!(n < ARRAY_LEN);
+        n
+    }
+
+    #[inline(always)]
+    fn chain_at(&self, r: usize) -> &Chain {
+        debug_assert!(r < ARRAY_LEN);
+        // SAFETY: r < ARRAY_LEN (see the impl's comment).
+        unsafe { self.chains.get_unchecked(r) }
+    }
+
+    #[inline(always)]
+    fn chain_mut(&mut self, r: usize) -> &mut Chain {
+        debug_assert!(r < ARRAY_LEN);
+        // SAFETY: r < ARRAY_LEN (see the impl's comment).
+        unsafe { self.chains.get_unchecked_mut(r) }
+    }
+
+    #[inline(always)]
+    fn key_at(&self, cell: u8, i: usize) -> u64 {
+        debug_assert!((1..=2).contains(&cell) && i < ARRAY_LEN);
+        // SAFETY: cell is a stone code (1 or 2) and i < ARRAY_LEN.
+        unsafe {
+            *self
+                .keys
+                .stone
+                .get_unchecked(cell as usize - 1)
+                .get_unchecked(i)
+        }
+    }
+
+    /// The chain record of the stone on `i` (any stone index).
+    #[inline(always)]
+    fn chain_of(&self, i: usize) -> &Chain {
+        self.chain_at(self.root_at(i))
+    }
+}
+
+/// Panics unless `p` is inside the frame, so that the unchecked accesses to
+/// its neighbours are in bounds (every on-board point is).
+#[inline(always)]
+fn framed(p: Point) -> usize {
+    let i = p.index();
+    assert!(in_frame(i), "point index {i} outside the board's frame");
+    i
+}
+
 impl Board {
     /// An empty board of `size` x `size`.
     ///
@@ -189,10 +448,10 @@ impl Board {
         let mut b = Board {
             size: size as u8,
             cells: [OFF; ARRAY_LEN],
+            nbrs: [0; ARRAY_LEN],
             root: [0; ARRAY_LEN],
             next: [0; ARRAY_LEN],
-            libs: [0; ARRAY_LEN],
-            stones: [0; ARRAY_LEN],
+            chains: [Chain::default(); ARRAY_LEN],
             empties: [0; MAX_POINTS],
             empty_pos: [0; ARRAY_LEN],
             n_empty: 0,
@@ -287,13 +546,51 @@ impl Board {
         Point(self.root[p.index()])
     }
 
-    /// The liberty count of the chain on `p` (0 for an empty point).
-    #[inline]
+    /// The exact liberty count of the chain on `p` (0 for an empty point).
+    /// Counted on demand (the board keeps pseudo-liberties): constant time
+    /// for a chain with none or one, a walk over the chain otherwise.
     pub fn liberties(&self, p: Point) -> usize {
         if self.get(p).is_none() {
             return 0;
         }
-        self.libs[self.root[p.index()] as usize] as usize
+        let ch = &self.chains[self.root[p.index()] as usize];
+        if ch.libs == 0 {
+            0
+        } else if ch.in_atari() {
+            1
+        } else {
+            self.count_liberties(p, usize::MAX)
+        }
+    }
+
+    /// Whether the chain on `p` has exactly one liberty (false for an empty
+    /// point). Constant time.
+    #[inline]
+    pub fn in_atari(&self, p: Point) -> bool {
+        self.get(p).is_some() && self.chains[self.root[p.index()] as usize].in_atari()
+    }
+
+    /// The distinct liberties of the chain on the stone `p`, counted up to
+    /// `limit`, by walking the chain.
+    fn count_liberties(&self, p: Point, limit: usize) -> usize {
+        let mut set = IndexSet::new();
+        let mut n = 0;
+        let start = p.index();
+        let mut s = start;
+        loop {
+            for q in Point(s as u16).neighbors() {
+                if self.cells[q.index()] == EMPTY && set.insert(q.index()) {
+                    n += 1;
+                    if n >= limit {
+                        return n;
+                    }
+                }
+            }
+            s = self.next[s] as usize;
+            if s == start {
+                return n;
+            }
+        }
     }
 
     /// The number of stones in the chain on `p` (0 for an empty point).
@@ -302,24 +599,13 @@ impl Board {
         if self.get(p).is_none() {
             return 0;
         }
-        self.stones[self.root[p.index()] as usize] as usize
+        self.chains[self.root[p.index()] as usize].stones as usize
     }
 
     /// The stones of the chain on `p` (empty for an empty point).
     pub fn chain(&self, p: Point) -> Vec<Point> {
         let mut out = Vec::new();
-        if self.get(p).is_none() {
-            return out;
-        }
-        let start = p.0;
-        let mut s = start;
-        loop {
-            out.push(Point(s));
-            s = self.next[s as usize];
-            if s == start {
-                break;
-            }
-        }
+        self.for_each_stone(p, |s| out.push(s));
         out
     }
 
@@ -338,49 +624,59 @@ impl Board {
         out
     }
 
-    /// If the chain on `p` has exactly one liberty, that liberty.
+    /// If the chain on `p` has exactly one liberty, that liberty. Constant
+    /// time.
+    #[inline]
     pub fn last_liberty(&self, p: Point) -> Option<Point> {
-        if self.liberties(p) != 1 {
-            return None;
-        }
-        let start = p.0;
-        let mut s = start;
-        loop {
-            for q in Point(s).neighbors() {
-                if self.cells[q.index()] == EMPTY {
-                    return Some(q);
-                }
-            }
-            s = self.next[s as usize];
-            if s == start {
-                return None;
-            }
+        self.get(p)?;
+        let ch = &self.chains[self.root[p.index()] as usize];
+        if ch.in_atari() {
+            Some(Point(ch.only_liberty()))
+        } else {
+            None
         }
     }
 
     /// Whether a stone of `c` on the empty point `p` would have no liberty
     /// after captures (a suicide of one or more stones).
+    ///
+    /// # Panics
+    /// If `p` is not inside the padded layout's frame (no on-board point is
+    /// outside it).
     #[inline]
     pub fn is_suicide(&self, c: Color, p: Point) -> bool {
-        let me = cell_of(c);
-        for q in p.neighbors() {
-            let cell = self.cells[q.index()];
-            if cell == EMPTY {
-                return false;
-            }
-            if cell == OFF {
-                continue;
-            }
-            let l = self.libs[self.root[q.index()] as usize];
-            if cell == me {
-                if l > 1 {
-                    return false;
-                }
-            } else if l == 1 {
-                return false;
+        let pi = framed(p);
+        self.nb_at(pi) & NB_FIELD == 0 && self.suicide_closed(cell_of(c), pi)
+    }
+
+    /// [`Board::is_suicide`] for a point `pi` (in the frame) with no empty
+    /// neighbour: no neighbouring chain of `me` has two liberties or more
+    /// and no neighbouring chain of the opponent is in atari.
+    #[inline(always)]
+    fn suicide_closed(&self, me: u8, pi: usize) -> bool {
+        !self.saved_closed(me, pi)
+    }
+
+    /// Whether some neighbour of `pi` gives a stone of `me` there a liberty
+    /// (an own chain with two liberties or more, an opposing chain in
+    /// atari), for a point with no empty neighbour. The per-neighbour test
+    /// has no branch (an off-board neighbour has root 0, whose record is
+    /// always empty); only the rare "found one" exits.
+    #[inline(always)]
+    fn saved_closed(&self, me: u8, pi: usize) -> bool {
+        let opp = me ^ 3;
+        for q in Point(pi as u16).neighbors() {
+            let qi = q.index();
+            let cell = self.cell_at(qi);
+            debug_assert!(cell != EMPTY);
+            let ch = self.chain_of(qi);
+            let some = ch.libs != 0;
+            let one = ch.libs as u64 * ch.sum2 as u64 == ch.sum as u64 * ch.sum as u64;
+            if (cell == me) & some & !one | (cell == opp) & some & one {
+                return true;
             }
         }
-        true
+        false
     }
 
     /// The raw content of a cell of the padded layout, for pattern codes:
@@ -416,59 +712,101 @@ impl Board {
     /// the captured stones next to `p` as new liberties, so the result is
     /// then a lower bound. A cheap self-atari test for the playout policy:
     /// `liberties_after(c, p, 2) < 2`.
+    ///
+    /// # Panics
+    /// If `p` is not inside the padded layout's frame.
     pub fn liberties_after(&self, c: Color, p: Point, limit: usize) -> usize {
+        let pi = framed(p);
         let limit = limit.min(8);
+        let open = (self.nb_at(pi) & NB_FIELD) as usize;
+        if open >= limit {
+            return limit;
+        }
         let me = cell_of(c);
+        let opp = me ^ 3;
         let mut found = [0u16; 8];
-        let mut n = 0;
         let add = |q: u16, found: &mut [u16; 8], n: &mut usize| {
             if *n < limit && !found[..*n].contains(&q) {
                 found[*n] = q;
                 *n += 1;
             }
         };
-        for q in p.neighbors() {
-            let cell = self.cells[q.index()];
-            let captured = cell != EMPTY
-                && cell != OFF
-                && cell != me
-                && self.libs[self.root[q.index()] as usize] == 1;
-            if cell == EMPTY || captured {
-                add(q.0, &mut found, &mut n);
-            }
+        // The neighbours, without classification branches: the empty ones
+        // and the opposing ones in atari (captured) are liberties, all
+        // distinct; the own ones go into a mask.
+        let nbrs = Point(pi as u16).neighbors();
+        let mut roots = [0usize; 4];
+        let mut own = 0u32;
+        let mut n = 0;
+        for (k, q) in nbrs.into_iter().enumerate() {
+            let qi = q.index();
+            let cell = self.cell_at(qi);
+            roots[k] = self.root_at(qi);
+            let take = (cell == EMPTY) | ((cell == opp) & self.chain_at(roots[k]).in_atari());
+            found[n] = q.0;
+            n += take as usize;
+            own |= ((cell == me) as u32) << k;
         }
-        let mut roots = [0u16; 4];
-        let mut nr = 0;
-        for q in p.neighbors() {
-            if n >= limit {
-                return n;
+        if n >= limit {
+            return limit;
+        }
+        // Each own chain once, with the number of its stones next to `p`.
+        while own != 0 {
+            let r = roots[own.trailing_zeros() as usize & 3];
+            let mut same = 0u32;
+            for (k, &rk) in roots.iter().enumerate() {
+                same |= (own >> k & 1 & (rk == r) as u32) << k;
             }
-            if self.cells[q.index()] != me {
+            own &= !same;
+            // The chain's pseudo-liberties other than `p`: `p` counts once
+            // for each of the chain's stones next to it.
+            let k = same.count_ones() as u64;
+            let ch = self.chain_at(r);
+            let p64 = pi as u64;
+            let libs = ch.libs as u64 - k;
+            let sum = ch.sum as u64 - k * p64;
+            let sum2 = ch.sum2 as u64 - k * p64 * p64;
+            if libs == 0 {
                 continue;
             }
-            let r = self.root[q.index()];
-            if roots[..nr].contains(&r) {
+            if libs * sum2 == sum * sum {
+                add((sum / libs) as u16, &mut found, &mut n);
+                if n >= limit {
+                    return n;
+                }
                 continue;
             }
-            roots[nr] = r;
-            nr += 1;
+            // Two distinct liberties besides `p`, or more.
+            if limit <= 2 {
+                return limit;
+            }
             let mut s = r;
             loop {
-                for l in Point(s).neighbors() {
-                    if self.cells[l.index()] == EMPTY && l != p {
+                for l in Point(s as u16).neighbors() {
+                    if self.cell_at(l.index()) == EMPTY && l.index() != pi {
                         add(l.0, &mut found, &mut n);
                     }
                 }
                 if n >= limit {
                     return n;
                 }
-                s = self.next[s as usize];
+                s = self.next_at(s);
                 if s == r {
                     break;
                 }
             }
         }
         n
+    }
+
+    /// How many of the four neighbours of `p` are empty (one read of the
+    /// neighbour-count word).
+    ///
+    /// # Panics
+    /// If `p` is not inside the padded layout's frame.
+    #[inline]
+    pub fn empty_neighbors(&self, p: Point) -> usize {
+        (self.nb_at(framed(p)) & NB_FIELD) as usize
     }
 
     /// Whether `p` has a neighbouring stone of colour `c`.
@@ -535,7 +873,7 @@ impl Board {
         for q in p.neighbors() {
             if self.cells[q.index()] == opp {
                 let r = self.root[q.index()];
-                if self.libs[r as usize] == 1 && !seen[..n].contains(&r) {
+                if self.chains[r as usize].in_atari() && !seen[..n].contains(&r) {
                     seen[n] = r;
                     n += 1;
                     captures = true;
@@ -575,19 +913,29 @@ impl Board {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn remove_empty(&mut self, i: usize) {
-        let pos = self.empty_pos[i] as usize;
-        self.n_empty -= 1;
-        let last = self.empties[self.n_empty as usize];
-        self.empties[pos] = last;
-        self.empty_pos[last as usize] = pos as u16;
+        debug_assert!(i < ARRAY_LEN && self.n_empty > 0);
+        // SAFETY: i < ARRAY_LEN; positions are below n_empty <= MAX_POINTS
+        // and the list holds only on-board indices.
+        unsafe {
+            let pos = *self.empty_pos.get_unchecked(i) as usize;
+            self.n_empty -= 1;
+            let last = *self.empties.get_unchecked(self.n_empty as usize);
+            *self.empties.get_unchecked_mut(pos) = last;
+            *self.empty_pos.get_unchecked_mut(last as usize) = pos as u16;
+        }
     }
 
-    #[inline]
+    #[inline(always)]
     fn add_empty(&mut self, i: usize) {
-        self.empties[self.n_empty as usize] = i as u16;
-        self.empty_pos[i] = self.n_empty;
+        debug_assert!(i < ARRAY_LEN && (self.n_empty as usize) < MAX_POINTS);
+        // SAFETY: i < ARRAY_LEN; n_empty < MAX_POINTS because i is an
+        // on-board point that was not in the list.
+        unsafe {
+            *self.empties.get_unchecked_mut(self.n_empty as usize) = i as u16;
+            *self.empty_pos.get_unchecked_mut(i) = self.n_empty;
+        }
         self.n_empty += 1;
     }
 
@@ -602,87 +950,63 @@ impl Board {
         self.empty_pos[pa as usize] = b as u16;
     }
 
-    /// Whether `q` (an empty point) touches the chain rooted at `r`.
-    #[inline]
-    fn touches(&self, q: usize, r: u16) -> bool {
-        let q = Point(q as u16);
-        q.neighbors().iter().any(|n| {
-            self.cells[n.index()] < OFF
-                && self.cells[n.index()] != EMPTY
-                && self.root[n.index()] == r
-        })
-    }
-
-    /// Merges the chains rooted at `a` and `b` (same colour); returns the new
-    /// root. The larger chain's liberty count must be exact; the result's is
-    /// too.
-    fn merge(&mut self, a: u16, b: u16) -> u16 {
-        let (big, small) = if self.stones[a as usize] >= self.stones[b as usize] {
+    /// Merges the chains rooted at `a` and `b` (same colour, distinct);
+    /// returns the new root. Pseudo-liberties simply add up. Out of line,
+    /// to keep the placement's registers for its common path.
+    #[inline(never)]
+    fn merge(&mut self, a: usize, b: usize) -> usize {
+        let (big, small) = if self.chain_at(a).stones >= self.chain_at(b).stones {
             (a, b)
         } else {
             (b, a)
         };
-        // Count the small chain's liberties that the big one lacks. Each
-        // small stone joins `big` right after its neighbours are looked at,
-        // so `touches(q, big)` is true for a liberty the big chain already
-        // has *or* one counted from an earlier small stone: every new
-        // liberty is counted exactly once, with no set to clear.
-        let mut fresh = 0u16;
         let mut s = small;
         loop {
-            for q in Point(s).neighbors() {
-                let qi = q.index();
-                if self.cells[qi] == EMPTY && !self.touches(qi, big) {
-                    fresh += 1;
-                }
-            }
-            self.root[s as usize] = big;
-            s = self.next[s as usize];
+            self.set_root(s, big);
+            s = self.next_at(s);
             if s == small {
                 break;
             }
         }
-        self.libs[big as usize] += fresh;
-        self.stones[big as usize] += self.stones[small as usize];
-        self.next.swap(big as usize, small as usize);
+        let sc = *self.chain_at(small);
+        self.chain_mut(big).absorb(&sc);
+        let (nb, ns) = (self.next_at(big), self.next_at(small));
+        // SAFETY: big and small are roots, hence valid indices.
+        unsafe {
+            *self.next.get_unchecked_mut(big) = ns as u16;
+            *self.next.get_unchecked_mut(small) = nb as u16;
+        }
         big
     }
 
-    /// Removes the chain rooted at `r`; returns its stone count.
-    fn remove_chain(&mut self, r: u16) -> u32 {
-        let c = color_of(self.cells[r as usize]).expect("remove_chain on a stone");
-        let key = &self.keys.stone[c.index()];
+    /// Removes the chain rooted at `r`; returns its stone count. Each
+    /// removed stone becomes a pseudo-liberty of every stone next to it;
+    /// the stones of the chain itself not yet removed get theirs too, in
+    /// the dead chain's record, which is never read again.
+    fn remove_chain(&mut self, r: usize) -> u32 {
+        let color = self.cell_at(r);
+        debug_assert!(color == 1 || color == 2, "remove_chain on a stone");
+        let stones = self.chain_at(r).stones as u32;
+        let delta = unit(EMPTY).wrapping_sub(unit(color));
         let mut s = r;
         loop {
-            self.cells[s as usize] = EMPTY;
-            self.hash ^= key[s as usize];
-            self.add_empty(s as usize);
-            s = self.next[s as usize];
+            self.set_cell(s, EMPTY);
+            self.hash ^= self.key_at(color, s);
+            self.add_empty(s);
+            let (s32, ss) = (s as u32, (s * s) as u32);
+            for q in Point(s as u16).neighbors() {
+                let qi = q.index();
+                self.nb_add(qi, delta);
+                let w = stone_weight(self.cell_at(qi));
+                let rq = self.root_at(qi);
+                self.chain_mut(rq).add_lib(w, s32, ss);
+            }
+            s = self.next_at(s);
             if s == r {
                 break;
             }
         }
-        // Every removed stone is a new liberty of each distinct neighbouring chain.
-        loop {
-            let mut seen = [0u16; 4];
-            let mut n = 0;
-            for q in Point(s).neighbors() {
-                let cell = self.cells[q.index()];
-                if cell != EMPTY && cell != OFF {
-                    let rq = self.root[q.index()];
-                    if !seen[..n].contains(&rq) {
-                        seen[n] = rq;
-                        n += 1;
-                        self.libs[rq as usize] += 1;
-                    }
-                }
-            }
-            s = self.next[s as usize];
-            if s == r {
-                break;
-            }
-        }
-        self.stones[r as usize] as u32
+        stones
     }
 
     /// Plays `c` on the empty point `p` without checking legality; returns
@@ -691,63 +1015,108 @@ impl Board {
     /// opponent. This is the playout path.
     ///
     /// # Panics
-    /// In debug builds, if `p` is not an empty on-board point.
+    /// If `p` is not an empty on-board point.
     pub fn play_unchecked(&mut self, c: Color, p: Point) -> u32 {
-        let pi = p.index();
-        debug_assert_eq!(self.cells[pi], EMPTY, "play_unchecked on a non-empty point");
+        let pi = framed(p);
+        // A real check: the empty list's unchecked updates rely on `p`
+        // being in it.
+        assert!(
+            self.cell_at(pi) == EMPTY,
+            "play_unchecked on a non-empty point"
+        );
         let me = cell_of(c);
+        let opp = me ^ 3;
         self.remove_empty(pi);
-        self.cells[pi] = me;
-        self.hash ^= self.keys.stone[c.index()][pi];
-        self.root[pi] = pi as u16;
-        self.next[pi] = pi as u16;
-        self.stones[pi] = 1;
+        self.set_cell(pi, me);
+        self.hash ^= self.key_at(me, pi);
 
-        let mut seen = [0u16; 4];
-        let mut n = 0;
-        let mut own_libs = 0;
-        for q in p.neighbors() {
-            let cell = self.cells[q.index()];
-            if cell == EMPTY {
-                own_libs += 1;
-            } else if cell != OFF {
-                let r = self.root[q.index()];
-                if !seen[..n].contains(&r) {
-                    seen[n] = r;
-                    n += 1;
-                    self.libs[r as usize] -= 1;
-                }
-            }
+        // Every neighbouring stone's chain loses the pseudo-liberty `p`;
+        // every empty neighbour is one of the new stone's. Weights instead
+        // of branches: off-board cells have root 0 (a dummy record) and
+        // empty cells a stale root, both updated with weight 0. A chain
+        // next to `p` several times reaches zero only at its last update,
+        // so the capture test is one OR of compares made on the way.
+        let nbrs = p.neighbors();
+        let before = self.nb_at(pi);
+        let delta = unit(me).wrapping_sub(unit(EMPTY));
+        let (p32, pp) = (pi as u32, (pi * pi) as u32);
+        let mut own = Chain {
+            libs: before & NB_FIELD,
+            stones: 1,
+            sum: 0,
+            sum2: 0,
+        };
+        let mut any = false;
+        let mut friends = 0u32;
+        for (k, q) in nbrs.into_iter().enumerate() {
+            let qi = q.index();
+            self.nb_add(qi, delta);
+            let cell = self.cell_at(qi);
+            let r = self.root_at(qi);
+            let ch = self.chain_mut(r);
+            ch.sub_lib(stone_weight(cell), p32, pp);
+            any |= (cell == opp) & (ch.libs == 0);
+            friends |= ((cell == me) as u32) << k;
+            let e = (cell == EMPTY) as u32;
+            own.sum += e * qi as u32;
+            own.sum2 += e * (qi * qi) as u32;
         }
-        self.libs[pi] = own_libs;
+        self.set_root(pi, pi);
+        // SAFETY: pi is in the frame.
+        unsafe { *self.next.get_unchecked_mut(pi) = pi as u16 };
+        *self.chain_mut(pi) = own;
 
-        let mut mine = pi as u16;
-        for &r in &seen[..n] {
-            if self.cells[r as usize] == me {
+        // Merge with the friendly neighbours' chains, one bit each.
+        let mut mine = pi;
+        while friends != 0 {
+            let k = friends.trailing_zeros() as usize & 3;
+            friends &= friends - 1;
+            let r = self.root_at(nbrs[k].index());
+            if r != mine {
                 mine = self.merge(mine, r);
             }
         }
 
+        self.ko = 0;
+        let captured = if any {
+            self.capture_around(c, nbrs, mine)
+        } else {
+            0
+        };
+
+        if self.chain_at(mine).libs == 0 {
+            let lost = self.remove_chain(mine);
+            self.captures[c.opponent().index()] += lost;
+        }
+        captured
+    }
+
+    /// The capturing half of [`Board::play_unchecked`]: removes the
+    /// opposing chains next to the new stone left without liberties, counts
+    /// them to `c` and sets the simple-ko point; returns the stones removed.
+    /// Out of line: most moves capture nothing.
+    #[inline(never)]
+    fn capture_around(&mut self, c: Color, nbrs: [Point; 4], mine: usize) -> u32 {
+        let opp = cell_of(c.opponent());
         let mut captured = 0;
-        let mut last_captured = 0u16;
-        for &r in &seen[..n] {
-            let cell = self.cells[r as usize];
-            if cell != me && cell != EMPTY && self.libs[r as usize] == 0 {
-                captured += self.remove_chain(r);
-                last_captured = r;
+        let mut last_captured = 0;
+        for q in nbrs {
+            let qi = q.index();
+            if self.cell_at(qi) == opp {
+                let r = self.root_at(qi);
+                if self.chain_at(r).libs == 0 {
+                    captured += self.remove_chain(r);
+                    last_captured = r;
+                }
             }
         }
         self.captures[c.index()] += captured;
-
-        self.ko = 0;
-        if captured == 1 && self.stones[mine as usize] == 1 && self.libs[mine as usize] == 1 {
-            self.ko = last_captured;
-            self.ko_color = cell_of(c.opponent());
-        }
-
-        if self.libs[mine as usize] == 0 {
-            let lost = self.remove_chain(mine);
-            self.captures[c.opponent().index()] += lost;
+        if captured == 1 {
+            let ch = self.chain_at(mine);
+            if ch.stones == 1 && ch.in_atari() {
+                self.ko = last_captured as u16;
+                self.ko_color = opp;
+            }
         }
         captured
     }
@@ -755,55 +1124,98 @@ impl Board {
     /// Whether `p` is an eye of `c` in the benchmark playout's sense: every
     /// on-board neighbour is a stone of `c`, and the diagonal stones of the
     /// opponent number 0 on the edge and at most 1 elsewhere.
+    ///
+    /// # Panics
+    /// If `p` is not inside the padded layout's frame.
     #[inline]
     pub fn is_eye(&self, c: Color, p: Point) -> bool {
-        let me = cell_of(c);
-        for q in p.neighbors() {
-            let cell = self.cells[q.index()];
-            if cell != me && cell != OFF {
-                return false;
-            }
-        }
+        let pi = framed(p);
         let opp = cell_of(c.opponent());
-        let mut bad = 0;
-        let mut edge = false;
-        for q in p.diagonals() {
-            let cell = self.cells[q.index()];
-            if cell == opp {
-                bad += 1;
-            } else if cell == OFF {
-                edge = true;
-            }
+        self.nb_at(pi) & ((unit(EMPTY) * NB_FIELD) | (unit(opp) * NB_FIELD)) == 0
+            && self.eye_diagonals(opp, pi)
+    }
+
+    /// The diagonal half of [`Board::is_eye`]: no diagonal stone of `opp`
+    /// on the edge, at most one elsewhere.
+    #[inline(always)]
+    fn eye_diagonals(&self, opp: u8, pi: usize) -> bool {
+        let mut bad = 0u32;
+        let mut edge = 0u32;
+        for q in Point(pi as u16).diagonals() {
+            let cell = self.cell_at(q.index());
+            bad += (cell == opp) as u32;
+            edge |= (cell == OFF) as u32;
         }
-        if edge {
-            bad == 0
-        } else {
-            bad <= 1
-        }
+        bad + edge <= 1
     }
 
     /// Whether the benchmark playout may play `c` on the empty point `p`:
     /// not an eye of `c` ([`Board::is_eye`]), not the simple-ko recapture,
     /// and not a suicide of any size ([`Board::is_suicide`]). Same answer as
-    /// those three tests, in one pass in the usual case of a point with an
-    /// empty neighbour (the ko point never has one).
+    /// those three tests; one read of `p`'s neighbour-count word settles
+    /// the usual case of a point with an empty neighbour (never an eye, a
+    /// suicide or the ko point).
+    ///
+    /// # Panics
+    /// If `p` is not inside the padded layout's frame.
     #[inline]
     pub fn is_playout_candidate(&self, c: Color, p: Point) -> bool {
+        let pi = framed(p);
+        let w = self.nb_at(pi);
+        w & NB_FIELD != 0 || self.closed_candidate(cell_of(c), pi, w)
+    }
+
+    /// The benchmark playout's draw: empty points are drawn without
+    /// replacement, `draw(k)` choosing an index below `k` among the `k` not
+    /// drawn yet, until one passes [`Board::is_playout_candidate`] for `c`;
+    /// `None` when none does. A rejected point is swapped behind the ones
+    /// left, so the order of the empty list changes.
+    #[inline]
+    pub fn draw_playout_candidate(
+        &mut self,
+        c: Color,
+        mut draw: impl FnMut(usize) -> usize,
+    ) -> Option<Point> {
         let me = cell_of(c);
-        let mut all_mine = true;
-        for q in p.neighbors() {
-            let cell = self.cells[q.index()];
-            if cell == EMPTY {
-                return true;
+        let mut k = self.n_empty as usize;
+        while k > 0 {
+            // i < k <= n_empty <= MAX_POINTS whatever `draw` returns.
+            let i = draw(k).min(k - 1);
+            debug_assert!(k <= self.n_empty as usize && self.n_empty as usize <= MAX_POINTS);
+            // SAFETY: i < k <= n_empty <= MAX_POINTS = empties.len().
+            let pi = unsafe { *self.empties.get_unchecked(i) } as usize;
+            // An empty-list entry is an on-board point, inside the frame.
+            debug_assert!(in_frame(pi));
+            let w = self.nb_at(pi);
+            if w & NB_FIELD != 0 || self.closed_candidate(me, pi, w) {
+                return Some(Point(pi as u16));
             }
-            if cell != me && cell != OFF {
-                all_mine = false;
+            k -= 1;
+            // SAFETY: i, k < n_empty <= MAX_POINTS, and the entries are
+            // on-board indices below ARRAY_LEN.
+            unsafe {
+                let pk = *self.empties.get_unchecked(k);
+                *self.empties.get_unchecked_mut(i) = pk;
+                *self.empties.get_unchecked_mut(k) = pi as u16;
+                *self.empty_pos.get_unchecked_mut(pk as usize) = i as u16;
+                *self.empty_pos.get_unchecked_mut(pi) = k as u16;
             }
         }
-        if all_mine && self.is_eye(c, p) {
+        None
+    }
+
+    /// [`Board::is_playout_candidate`] for a point with no empty neighbour
+    /// and neighbour-count word `w`.
+    #[inline(never)]
+    fn closed_candidate(&self, me: u8, pi: usize, w: u16) -> bool {
+        let opp = me ^ 3;
+        // Every neighbour our own or off the board: an eye unless the
+        // diagonals make it a false one.
+        if w & (unit(opp) * NB_FIELD) == 0 && self.eye_diagonals(opp, pi) {
             return false;
         }
-        !self.is_ko_recapture(c, p) && !self.is_suicide(c, p)
+        let ko = (self.ko as usize == pi) & (self.ko_color == me);
+        !ko && self.saved_closed(me, pi)
     }
 
     /// Puts a stone on `p` or clears it, for setup (SGF `AB`/`AW`/`AE`,
@@ -832,69 +1244,71 @@ impl Board {
         Ok(())
     }
 
-    /// Recomputes chains, liberties, hash and empty list from the stones.
+    /// The neighbour-count word of `p`, counted from the cells.
+    fn count_neighbors(&self, p: Point) -> u16 {
+        p.neighbors()
+            .iter()
+            .map(|q| unit(self.cells[q.index()]))
+            .sum()
+    }
+
+    /// Recomputes chains, pseudo-liberties, neighbour counts, hash and
+    /// empty list from the stones.
     fn rebuild(&mut self) {
         self.n_empty = 0;
         self.hash = 0;
         self.ko = 0;
         let size = self.size();
+        self.root = [0; ARRAY_LEN];
+        self.chains = [Chain::default(); ARRAY_LEN];
         for p in Point::all(size) {
             let i = p.index();
             self.root[i] = i as u16;
             self.next[i] = i as u16;
-            self.stones[i] = 1;
-            self.libs[i] = 0;
+            self.chains[i] = Chain {
+                stones: 1,
+                ..Chain::default()
+            };
+            self.nbrs[i] = self.count_neighbors(p);
             match color_of(self.cells[i]) {
                 None => self.add_empty(i),
                 Some(c) => self.hash ^= self.keys.stone[c.index()][i],
             }
         }
-        // Union neighbours of the same colour, then count liberties.
+        // Union neighbours of the same colour, then count pseudo-liberties.
         for p in Point::all(size) {
             let i = p.index();
             let cell = self.cells[i];
             if cell == EMPTY {
                 continue;
             }
-            for q in [Point(i as u16 + 1), Point(i as u16 + STRIDE as u16)] {
-                if self.cells[q.index()] == cell {
-                    let (a, b) = (self.root[i], self.root[q.index()]);
+            for q in [i + 1, i + STRIDE] {
+                if self.cells[q] == cell {
+                    let (a, b) = (self.root[i] as usize, self.root[q] as usize);
                     if a != b {
-                        self.relink(a, b);
+                        self.merge(a, b);
                     }
                 }
             }
         }
         for p in Point::all(size) {
             let i = p.index();
-            if self.cells[i] != EMPTY && self.root[i] == i as u16 {
-                self.libs[i] = self.chain_liberties(p).len() as u16;
+            if self.cells[i] == EMPTY {
+                continue;
+            }
+            let r = self.root[i] as usize;
+            for q in p.neighbors() {
+                let qi = q.index();
+                if self.cells[qi] == EMPTY {
+                    self.chains[r].add_lib(1, qi as u32, (qi * qi) as u32);
+                }
             }
         }
     }
 
-    /// Joins two chains without liberty bookkeeping (for rebuilds).
-    fn relink(&mut self, a: u16, b: u16) {
-        let (big, small) = if self.stones[a as usize] >= self.stones[b as usize] {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        let mut s = small;
-        loop {
-            self.root[s as usize] = big;
-            s = self.next[s as usize];
-            if s == small {
-                break;
-            }
-        }
-        self.stones[big as usize] += self.stones[small as usize];
-        self.next.swap(big as usize, small as usize);
-    }
-
-    /// Rebuilds chains, liberties and hash from the stones alone (flood
-    /// fill, no incremental structure) and compares them with the
-    /// incremental ones.
+    /// Rebuilds chains, pseudo-liberties and their sums, neighbour counts
+    /// and hash from the stones alone (flood fill, no incremental
+    /// structure) and compares them with the incremental ones.
     ///
     /// # Errors
     /// A description of the first difference found.
@@ -908,9 +1322,29 @@ impl Board {
             if on != (self.cells[i] != OFF) {
                 return Err(format!("cell {i} on-board mismatch"));
             }
+            if !on && self.root[i] != 0 {
+                return Err(format!("off-board cell {i} has root {}", self.root[i]));
+            }
+            if self.root[i] as usize >= ARRAY_LEN || self.next[i] as usize >= ARRAY_LEN {
+                return Err(format!("cell {i} links out of the arrays"));
+            }
+        }
+        if self.chains[0] != Chain::default() {
+            return Err(format!(
+                "the off-board dummy chain record changed: {:?}",
+                self.chains[0]
+            ));
         }
         for p in Point::all(size) {
             let i = p.index();
+            if self.nbrs[i] != self.count_neighbors(p) {
+                return Err(format!(
+                    "neighbour counts at {}: {:04x} incremental, {:04x} counted",
+                    p.to_gtp(size),
+                    self.nbrs[i],
+                    self.count_neighbors(p)
+                ));
+            }
             match color_of(self.cells[i]) {
                 None => {
                     empties += 1;
@@ -924,10 +1358,11 @@ impl Board {
                     if visited[i] {
                         continue;
                     }
-                    // Flood fill the chain.
+                    // Flood fill the chain, counting pseudo-liberties.
                     let mut stack = vec![p];
                     let mut members = vec![];
                     let mut libs = std::collections::BTreeSet::new();
+                    let mut pseudo = Chain::default();
                     visited[i] = true;
                     while let Some(s) = stack.pop() {
                         members.push(s);
@@ -935,12 +1370,17 @@ impl Board {
                             let cell = self.cells[q.index()];
                             if cell == EMPTY {
                                 libs.insert(q);
+                                let qi = q.index() as u32;
+                                pseudo.libs += 1;
+                                pseudo.sum += qi;
+                                pseudo.sum2 += qi * qi;
                             } else if cell == self.cells[i] && !visited[q.index()] {
                                 visited[q.index()] = true;
                                 stack.push(q);
                             }
                         }
                     }
+                    pseudo.stones = members.len() as u16;
                     let r = self.root[i];
                     for s in &members {
                         if self.root[s.index()] != r {
@@ -956,16 +1396,18 @@ impl Board {
                             p.to_gtp(size)
                         ));
                     }
-                    if self.stones[r as usize] as usize != members.len() {
-                        return Err(format!("stone count at {} wrong", p.to_gtp(size)));
-                    }
-                    if self.libs[r as usize] as usize != libs.len() {
+                    let ch = self.chains[r as usize];
+                    if ch != pseudo {
                         return Err(format!(
-                            "liberty count at {}: {} incremental, {} counted",
-                            p.to_gtp(size),
-                            self.libs[r as usize],
-                            libs.len()
+                            "chain record at {}: {ch:?} incremental, {pseudo:?} counted",
+                            p.to_gtp(size)
                         ));
+                    }
+                    if ch.in_atari() != (libs.len() == 1) || (libs.len() > 1) != ch.two_or_more() {
+                        return Err(format!("atari test at {} wrong", p.to_gtp(size)));
+                    }
+                    if libs.len() == 1 && self.last_liberty(p) != libs.first().copied() {
+                        return Err(format!("last liberty at {} wrong", p.to_gtp(size)));
                     }
                 }
             }
@@ -1155,6 +1597,65 @@ mod tests {
         board.for_each_stone(Point::new(1, 1), |_| stones += 1);
         assert_eq!(stones, 2);
         assert_eq!(board.cell_code(Point::new(1, 0)), 1);
+    }
+
+    #[test]
+    fn clone_from_copies_the_used_prefix_only_when_sizes_agree() {
+        let empty = Board::new(5).unwrap();
+        let mut played = empty.clone();
+        for (i, &p) in [(1, 1), (2, 1), (1, 2), (2, 2), (0, 1), (3, 1)]
+            .iter()
+            .enumerate()
+        {
+            let c = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            played.play(c, Point::new(p.0, p.1), false).unwrap();
+        }
+        // Back to the empty start: equal, and every record consistent.
+        let mut b = played.clone();
+        b.clone_from(&empty);
+        assert_eq!(b, empty);
+        b.check_invariants().unwrap();
+        // Forward to the played position, then play on from it.
+        b.clone_from(&played);
+        assert_eq!(b, played);
+        b.check_invariants().unwrap();
+        b.play(Color::Black, Point::new(4, 4), false).unwrap();
+        b.check_invariants().unwrap();
+        // A different size falls back to a whole copy.
+        let mut other = Board::new(19).unwrap();
+        other.clone_from(&played);
+        assert_eq!(other, played);
+        other.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn last_liberty_and_atari_from_the_sums() {
+        let mut board = b("
+            . X X . .
+            X O O . .
+            X O . . .
+            . X . . .
+            . . . . .");
+        // White's three stones: liberties D4 and C3 (C3 twice as a
+        // pseudo-liberty, next to two of them).
+        let white = Point::new(1, 1);
+        assert!(!board.in_atari(white));
+        assert_eq!(board.last_liberty(white), None);
+        assert_eq!(board.liberties(white), 2);
+        board.play(Color::Black, Point::new(3, 1), false).unwrap();
+        assert!(board.in_atari(white));
+        assert_eq!(board.last_liberty(white), Some(Point::new(2, 2)));
+        assert_eq!(board.liberties(white), 1);
+        assert_eq!(board.chain_len(white), 3);
+        // Black C3 captures all three.
+        assert_eq!(board.play(Color::Black, Point::new(2, 2), false), Ok(3));
+        assert!(!board.in_atari(white));
+        assert_eq!(board.liberties(Point::new(2, 2)), 4);
+        board.check_invariants().unwrap();
     }
 
     #[test]

@@ -201,14 +201,7 @@ impl Count {
 
     /// The result this count gives.
     pub fn result(&self) -> GameResult {
-        let m = self.margin();
-        if m > 0.0 {
-            GameResult::Score(Color::Black, m)
-        } else if m < 0.0 {
-            GameResult::Score(Color::White, -m)
-        } else {
-            GameResult::Draw
-        }
+        GameResult::from_margin(self.margin())
     }
 
     /// A one-line account: `area count: Black 45, White 27, komi 7.5`.

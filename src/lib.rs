@@ -10,7 +10,7 @@
 //! - [`point`]: `Point`, `Move`, board geometry for sizes 2..=25, GTP vertex
 //!   and SGF coordinate text.
 //! - [`zobrist`]: fixed-seed key tables; `StoneHash` and `SituationHash`.
-//! - [`board`]: stones, union-find chains with exact liberties, captures,
+//! - [`board`]: stones, union-find chains with pseudo-liberties, captures,
 //!   simple ko, incremental hash, `check_invariants`.
 //! - [`rules`]: ko rule, suicide, scoring kind, named presets.
 //! - [`score`]: area and territory counts of a board, result text.
@@ -20,6 +20,8 @@
 //!   from ownership, area or territory counts, the clean-up move.
 //! - [`sgf`]: SGF text to trees and back (charsets, escapes, variations,
 //!   leniencies and strict mode), trees to `Game`s and back.
+//! - [`patterns`]: learned move patterns: shape codes, move features,
+//!   the Bradley-Terry (MM) trainer, the built-in table, move prediction.
 //! - [`playout`]: the uniform benchmark playout and `bench`, the search's
 //!   playout policy and priors with their settings, the random draws.
 //! - [`clock`]: time settings and clock state as controllers report them.
@@ -46,6 +48,7 @@ pub mod game;
 pub mod gtp;
 pub mod komi;
 pub mod mcts;
+pub mod patterns;
 pub mod play;
 pub mod player;
 pub mod playout;

@@ -33,9 +33,17 @@ struct GtpArgs {
     #[arg(long, value_parser = kosumi::settings::playouts)]
     playouts: Option<u64>,
     /// Seconds per move (a cap besides the clock; default: the clock, or 1 s
-    /// per move without one; at most a day).
-    #[arg(long, value_parser = kosumi::settings::seconds)]
+    /// per move without one). At most one day.
+    #[arg(long)]
     time: Option<f64>,
+    /// The longest think for one move, whatever the clock (default 60;
+    /// at most one day).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    max_move_time: Option<f64>,
+    /// Seconds of lag charged to the engine's own clock per move on top of
+    /// the time it measures, and kept back per move (default 0.05; 0 to 60).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    lag: Option<f64>,
     /// Tree memory cap in MiB.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
     max_memory: Option<u64>,
@@ -67,6 +75,11 @@ struct GtpArgs {
 }
 
 fn run_gtp(a: GtpArgs) -> ExitCode {
+    // --time, --max-move-time and --lag: the clock's own check.
+    if let Err(e) = time_options(a.time, a.max_move_time, a.lag).check() {
+        eprintln!("kosumi: {e}");
+        return ExitCode::from(2);
+    }
     // One token of printable ASCII: it goes into a response line as it is.
     if a.override_version
         .as_deref()
@@ -88,6 +101,9 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         time: a.time,
         verbose: a.verbose,
         ponder: a.ponder,
+        lag: a
+            .lag
+            .unwrap_or(kosumi::mcts::SearchConfig::default().lag_margin),
         version: a.override_version,
     };
     let mut engine = if a.player == "random" {
@@ -102,6 +118,12 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
             dyn_komi_per_stone: a.dyn_komi,
             ..kosumi::mcts::SearchConfig::default()
         };
+        if let Some(t) = a.max_move_time {
+            cfg.max_move_time = t;
+        }
+        if let Some(l) = a.lag {
+            cfg.lag_margin = l;
+        }
         if let Some(mib) = a.max_memory {
             cfg.max_nodes =
                 kosumi::mcts::SearchConfig::nodes_for_memory(mib as usize * 1024 * 1024);
@@ -196,6 +218,155 @@ enum Command {
     /// format) against Kosumi or any GTP engine; exit status 1 if a test
     /// failed unexpectedly.
     Regress(RegressArgs),
+    /// Learned move patterns: `patterns train` fits Bradley-Terry ratings
+    /// of move features on game records, `patterns eval` measures move
+    /// prediction on the held-out records.
+    Patterns {
+        #[command(subcommand)]
+        action: PatternsAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum PatternsAction {
+    /// Fits a pattern table on the records not held out and writes it.
+    Train {
+        /// Directories of SGF records (searched recursively).
+        #[arg(long, required = true, num_args = 1..)]
+        games: Vec<std::path::PathBuf>,
+        /// The table to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Hold out one file in N (by a hash of the file name; 0: none).
+        #[arg(long, default_value_t = 10)]
+        holdout: u32,
+        /// MM iterations.
+        #[arg(long, default_value_t = 25)]
+        iterations: usize,
+        /// A diamond enters the table when the moves played show it at
+        /// least this many times.
+        #[arg(long, default_value_t = 3)]
+        min_count: u32,
+        /// Virtual wins and losses against a gamma-1 opponent per feature
+        /// (the prior; Coulom uses 1).
+        #[arg(long, default_value_t = 1.0)]
+        prior: f64,
+        /// Leave these feature families out (comma-separated), for
+        /// ablations.
+        #[arg(long, value_delimiter = ',', value_parser = parse_family)]
+        without: Vec<kosumi::patterns::Family>,
+    },
+    /// Move prediction on the held-out records: top-1 and top-5 per board
+    /// size, and top-1 with each feature family's gammas set to 1.
+    Eval {
+        /// Directories of SGF records (searched recursively).
+        #[arg(long, required = true, num_args = 1..)]
+        games: Vec<std::path::PathBuf>,
+        /// The table (default: the one built in).
+        #[arg(long)]
+        table: Option<std::path::PathBuf>,
+        /// The hold-out used in training (0: evaluate on every file).
+        #[arg(long, default_value_t = 10)]
+        holdout: u32,
+    },
+}
+
+fn parse_family(s: &str) -> Result<kosumi::patterns::Family, String> {
+    kosumi::patterns::Family::from_name(s).ok_or_else(|| format!("unknown feature family '{s}'"))
+}
+
+fn run_patterns(action: PatternsAction) -> ExitCode {
+    use kosumi::patterns;
+    let mut log = |s: &str| eprintln!("{s}");
+    match action {
+        PatternsAction::Train {
+            games,
+            out,
+            holdout,
+            iterations,
+            min_count,
+            prior,
+            without,
+        } => {
+            if !(prior.is_finite() && prior > 0.0) {
+                eprintln!("kosumi: --prior must be positive");
+                return ExitCode::from(2);
+            }
+            let mut command = String::from("command: kosumi patterns train --games");
+            for g in &games {
+                command.push_str(&format!(" {}", g.display()));
+            }
+            command.push_str(&format!(
+                " --out {} --holdout {holdout} --iterations {iterations} --min-count {min_count} --prior {prior}",
+                out.display()
+            ));
+            if !without.is_empty() {
+                let names: Vec<&str> = without.iter().map(|f| f.name()).collect();
+                command.push_str(&format!(" --without {}", names.join(",")));
+            }
+            let cmd = patterns::TrainCommand {
+                games,
+                holdout,
+                options: patterns::TrainOptions {
+                    iterations,
+                    min_count,
+                    without,
+                    prior,
+                    header: vec![command],
+                },
+            };
+            let table = match patterns::train_command(&cmd, &mut log) {
+                Ok((t, _)) => t,
+                Err(e) => {
+                    eprintln!("kosumi: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            if let Err(e) = std::fs::write(&out, table.to_text()) {
+                eprintln!("kosumi: {}: {e}", out.display());
+                return ExitCode::FAILURE;
+            }
+            eprintln!("wrote {} features to {}", table.len(), out.display());
+            ExitCode::SUCCESS
+        }
+        PatternsAction::Eval {
+            games,
+            table,
+            holdout,
+        } => {
+            let loaded;
+            let t = match table {
+                Some(path) => {
+                    let text = match std::fs::read_to_string(&path) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            eprintln!("kosumi: {}: {e}", path.display());
+                            return ExitCode::FAILURE;
+                        }
+                    };
+                    loaded = match patterns::PatternTable::parse(&text) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            eprintln!("kosumi: {}: {e}", path.display());
+                            return ExitCode::FAILURE;
+                        }
+                    };
+                    &loaded
+                }
+                None => patterns::PatternTable::builtin(),
+            };
+            match patterns::eval_command(&games, holdout, t, &mut log) {
+                Ok(r) => {
+                    print!("{}", patterns::eval_text(&r));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("kosumi: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+    }
 }
 
 #[derive(Args)]
@@ -246,8 +417,15 @@ struct GameArgs {
     #[arg(long, value_parser = kosumi::settings::playouts)]
     playouts: Option<u64>,
     /// Kosumi's seconds per move (for the search player; at most a day).
-    #[arg(long, value_parser = kosumi::settings::seconds)]
+    #[arg(long)]
     time: Option<f64>,
+    /// Kosumi's longest think for one move (for the search player;
+    /// default 60).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    max_move_time: Option<f64>,
+    /// Lag Kosumi charges its own clock per move (default 0.05).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    lag: Option<f64>,
     /// Kosumi's search threads (at most 4 x the cores).
     #[arg(long, default_value_t = 1, value_parser = kosumi::settings::threads)]
     threads: usize,
@@ -313,6 +491,18 @@ struct MatchArgs {
     /// on time (at most a day).
     #[arg(long, default_value_t = 60.0, value_parser = kosumi::settings::seconds)]
     move_timeout: f64,
+    /// A game clock for both sides: MAIN (sudden death), MAIN+PERIODxN
+    /// (byo-yomi, N periods), MAIN+PERIOD/N (Canadian, N stones a period)
+    /// or none; seconds, e.g. 20, 0+1x1, 600+30x5, 600+300/25.
+    #[arg(long, value_name = "SPEC", default_value = "none", value_parser = parse_clock)]
+    clock: kosumi::clock::TimeSettings,
+    /// The opponent's clock when it differs from --clock (same forms; none
+    /// leaves it unclocked, for engines that cannot keep a short clock).
+    #[arg(long, value_name = "SPEC", value_parser = parse_clock)]
+    opponent_clock: Option<kosumi::clock::TimeSettings>,
+    /// With --clock: send each side `time_left` before each of its moves.
+    #[arg(long, value_name = "yes|no", default_value = "no", action = clap::ArgAction::Set, value_parser = parse_yes_no)]
+    time_left: bool,
     /// Output directory for the SGF files (none written without it).
     #[arg(long)]
     out: Option<std::path::PathBuf>,
@@ -326,6 +516,31 @@ struct MatchArgs {
 
 fn parse_sprt(s: &str) -> Result<kosumi::sprt::SprtConfig, String> {
     kosumi::sprt::SprtConfig::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_clock(s: &str) -> Result<kosumi::clock::TimeSettings, String> {
+    s.parse()
+        .map_err(|e: kosumi::clock::ClockSpecError| e.to_string())
+}
+
+fn parse_yes_no(s: &str) -> Result<bool, String> {
+    match s {
+        "yes" => Ok(true),
+        "no" => Ok(false),
+        _ => Err(format!("expected yes or no, not '{s}'")),
+    }
+}
+
+fn time_options(
+    time: Option<f64>,
+    max_move_time: Option<f64>,
+    lag: Option<f64>,
+) -> kosumi::clock::TimeOptions {
+    kosumi::clock::TimeOptions {
+        time,
+        max_move_time,
+        lag,
+    }
 }
 
 fn parse_rules(s: &str) -> Result<kosumi::Rules, String> {
@@ -374,6 +589,14 @@ fn progress_bar(len: usize) -> indicatif::ProgressBar {
     pb
 }
 
+/// Checks what clap's parsers cannot: `--time`, `--max-move-time` and
+/// `--lag` together (the clock's own check).
+fn check_game_args(g: &GameArgs) -> Result<(), String> {
+    time_options(g.time, g.max_move_time, g.lag)
+        .check()
+        .map_err(|e| e.to_string())
+}
+
 fn game_config(g: &GameArgs) -> kosumi::play::GameConfig {
     let size = g.size as usize;
     let mut cfg = kosumi::play::GameConfig::new(size);
@@ -401,6 +624,8 @@ fn player_spec(g: &GameArgs) -> kosumi::play::PlayerSpec {
         time: g.time,
         threads: g.threads,
         dyn_komi: g.dyn_komi,
+        max_move_time: g.max_move_time,
+        lag: g.lag,
     }
 }
 
@@ -410,6 +635,10 @@ fn run_selfplay(a: SelfplayArgs) -> ExitCode {
         eprintln!("kosumi selfplay: --out DIR is required");
         return ExitCode::from(2);
     };
+    if let Err(e) = check_game_args(&a.game) {
+        eprintln!("kosumi selfplay: {e}");
+        return ExitCode::from(2);
+    }
     let cfg = selfplay::SelfplayConfig {
         game: game_config(&a.game),
         games: a.game.games,
@@ -473,8 +702,14 @@ fn run_summarize(dirs: Vec<std::path::PathBuf>, json: bool) -> ExitCode {
 
 fn run_match(a: MatchArgs) -> ExitCode {
     use kosumi::play;
+    if let Err(e) = check_game_args(&a.game) {
+        eprintln!("kosumi match: {e}");
+        return ExitCode::from(2);
+    }
     let mut game = game_config(&a.game);
     game.move_timeout = Some(std::time::Duration::from_secs_f64(a.move_timeout));
+    game.clock = [a.clock; 2];
+    game.send_time_left = a.time_left;
     let cfg = play::MatchConfig {
         game,
         games: a.game.games,
@@ -484,6 +719,7 @@ fn run_match(a: MatchArgs) -> ExitCode {
         referee: a.referee.clone(),
         setup_timeout: std::time::Duration::from_secs_f64(a.move_timeout.max(10.0)),
         sprt: a.sprt,
+        opponent_clock: a.opponent_clock,
     };
     let done = match &a.out {
         None => Vec::new(),
@@ -511,6 +747,20 @@ fn run_match(a: MatchArgs) -> ExitCode {
     let date = today();
     let result = play::run_match_from(&cfg, &done, &STOP, &mut |g, s| {
         pb.inc(1);
+        if let Some(uses) = g.record.clock {
+            let k = g.kosumi.index();
+            pb.suspend(|| {
+                eprintln!(
+                    "game {}: {} ({}), Kosumi {}: {}; opponent: {}",
+                    g.index,
+                    g.record.result,
+                    g.record.ending.key(),
+                    g.kosumi.name(),
+                    uses[k].describe(),
+                    uses[1 - k].describe()
+                )
+            });
+        }
         pb.set_message(match &s.sprt {
             Some(t) => format!(
                 "Kosumi {:.1}%  LLR {:.2} ({:.2}, {:.2})",
@@ -794,6 +1044,7 @@ fn main() -> ExitCode {
             None => run_selfplay(args),
         },
         Some(Command::Match(a)) => run_match(a),
+        Some(Command::Patterns { action }) => run_patterns(action),
         Some(Command::Regress(a)) => run_regress(a),
         None => run_gtp(cli.gtp),
     }

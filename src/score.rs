@@ -28,14 +28,7 @@ impl AreaScore {
 
     /// The result this score gives.
     pub fn result(&self) -> GameResult {
-        let m = self.margin();
-        if m > 0.0 {
-            GameResult::Score(Color::Black, m)
-        } else if m < 0.0 {
-            GameResult::Score(Color::White, -m)
-        } else {
-            GameResult::Draw
-        }
+        GameResult::from_margin(self.margin())
     }
 }
 
@@ -254,6 +247,18 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// The result of a count with Black ahead by `margin` points (komi
+    /// included; negative when White leads): `B+m`, `W+m` or a draw.
+    pub fn from_margin(margin: f32) -> GameResult {
+        if margin > 0.0 {
+            GameResult::Score(Color::Black, margin)
+        } else if margin < 0.0 {
+            GameResult::Score(Color::White, -margin)
+        } else {
+            GameResult::Draw
+        }
+    }
+
     /// The winner, if any.
     pub fn winner(&self) -> Option<Color> {
         match *self {

@@ -11,7 +11,8 @@
 //! | `--jobs` | 1 to [`MAX_JOBS`] |
 //! | `--games` | at least 1 |
 //! | `--max-moves` | at least 1 |
-//! | `--time`, `--move-timeout` | seconds, finite, above 0, at most [`MAX_SECONDS`] (one day) |
+//! | `--move-timeout`, `regress --timeout` | seconds, finite, above 0, at most [`MAX_SECONDS`] (one day) |
+//! | `--time`, `--max-move-time`, `--lag` | checked together by [`crate::clock::TimeOptions::check`] (same range; exit 2) |
 //! | `--komi` | a [`crate::komi::Komi`]: finite, at most 1000 either way |
 //! | `--dyn-komi` | finite, 0 to 100 points |
 
@@ -21,8 +22,9 @@ pub const THREADS_PER_CORE: usize = 4;
 /// The most games played at once.
 pub const MAX_JOBS: usize = 1024;
 
-/// The longest time setting in seconds: one day.
-pub const MAX_SECONDS: f64 = 86_400.0;
+/// The longest time setting in seconds: one day, the clock's
+/// [`crate::clock::MAX_OPTION_SECONDS`].
+pub const MAX_SECONDS: f64 = crate::clock::MAX_OPTION_SECONDS;
 
 /// The most search threads: [`THREADS_PER_CORE`] x the cores this
 /// machine offers, and at least [`THREADS_PER_CORE`].

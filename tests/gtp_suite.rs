@@ -33,5 +33,7 @@ mod gnugo;
 mod golden;
 #[path = "gtp/hostile.rs"]
 mod hostile;
+#[path = "gtp/own_clock.rs"]
+mod own_clock;
 #[path = "gtp/process.rs"]
 mod process;

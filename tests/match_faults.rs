@@ -75,6 +75,7 @@ fn play(mode: &str, games: usize, timeout: f64) -> (Vec<MatchGame>, play::MatchS
         referee: None,
         setup_timeout: Duration::from_secs(10),
         sprt: None,
+        opponent_clock: None,
     };
     let mut played = Vec::new();
     let s = play::run_match(&cfg, &AtomicBool::new(false), &mut |g, _| {

@@ -12,7 +12,8 @@
 //!   reference's verdict, reason included: occupied, suicide, ko, or superko
 //!   naming the first move after which the repeated position stood;
 //! - the benchmark playout's eye and candidate tests agree with the
-//!   reference's;
+//!   reference's, and so does the policy's `liberties_after` (every third
+//!   move);
 //! - undo then replay returns the same state.
 //!
 //! The moves include superko-illegal attempts, which must be refused without
@@ -142,6 +143,32 @@ impl Pos {
             captured,
             lost,
         })
+    }
+
+    /// `Board::liberties_after` by its definition: the distinct points among
+    /// the empty neighbours of `i`, the neighbours of `i` holding opposing
+    /// chains with one liberty, and the liberties other than `i` of `c`'s
+    /// chains next to `i`; at most `limit`.
+    fn liberties_after(&self, c: Color, i: usize, limit: usize) -> usize {
+        let mut set = std::collections::BTreeSet::new();
+        for n in self.neighbors(i) {
+            let cell = self.cells[n];
+            if cell == EMPTY || (cell == code(c.opponent()) && self.flood(n).1 == 1) {
+                set.insert(n);
+            }
+        }
+        for n in self.neighbors(i) {
+            if self.cells[n] == code(c) {
+                for s in self.flood(n).0 {
+                    for m in self.neighbors(s) {
+                        if self.cells[m] == EMPTY && m != i {
+                            set.insert(m);
+                        }
+                    }
+                }
+            }
+        }
+        set.len().min(limit)
     }
 
     /// The benchmark playout's eye: every on-board neighbour is a stone of
@@ -439,6 +466,16 @@ fn run(size: usize, rules: Rules, seed: u64, games: usize, max_moves: usize) -> 
                         "{context}: playout candidate {}",
                         p.to_gtp(size)
                     );
+                    if move_no % 3 == 0 {
+                        for limit in 1..=4 {
+                            assert_eq!(
+                                b.liberties_after(c, p, limit),
+                                r.current().liberties_after(c, i, limit),
+                                "{context}: liberties_after {} limit {limit}",
+                                p.to_gtp(size)
+                            );
+                        }
+                    }
                 }
                 verdicts.push(want);
                 match want {

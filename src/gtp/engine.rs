@@ -11,7 +11,7 @@ use super::args::{self, ArgError};
 use super::line::{self, Line, Request};
 use super::signal::InputSignal;
 use super::table::{self, Command, Kind, PonderEffect};
-use crate::clock::Clock;
+use crate::clock::{Clock, TimeSource, WallTime};
 use crate::game::Game;
 use crate::komi::Komi;
 use crate::mcts::MctsPlayer;
@@ -48,6 +48,9 @@ pub struct Config {
     /// Think on the opponent's time (search player, I/O loop only): after a
     /// `genmove`, search the opponent's position until the next input line.
     pub ponder: bool,
+    /// Seconds of lag charged to the own clock per move on top of the time
+    /// a move-generating command took (`--lag`).
+    pub lag: f64,
     /// The answer to `version` when set (`--override-version`, as KataGo's
     /// `-override-version`): for a controller that reads the version as
     /// another engine's (Lizzie reads it as Leela Zero's). `None`: the
@@ -67,6 +70,7 @@ impl Default for Config {
             time: None,
             verbose: false,
             ponder: false,
+            lag: crate::mcts::SearchConfig::default().lag_margin,
             version: None,
         }
     }
@@ -142,6 +146,7 @@ pub struct Engine {
     pub(super) input: Option<(Arc<InputSignal>, u64)>,
     pub(super) started: Instant,
     pub(super) in_game: bool,
+    time: Arc<dyn TimeSource>,
     /// Game information from `loadsgf` for `printsgf` (players, date, name,
     /// and the record's result).
     pub(super) info: crate::sgf::GameInfo,
@@ -167,9 +172,16 @@ impl Engine {
             input: None,
             started: Instant::now(),
             in_game: false,
+            time: Arc::new(WallTime::new()),
             info: crate::sgf::GameInfo::default(),
             info_moves: 0,
         }
+    }
+
+    /// Reads the own clock's time from `time` (a
+    /// [`crate::clock::ManualTime`] in tests) instead of the wall clock.
+    pub fn set_time_source(&mut self, time: Arc<dyn TimeSource>) {
+        self.time = time;
     }
 
     /// An engine with the search player `mcts` (the same as
@@ -189,7 +201,8 @@ impl Engine {
         &self.game
     }
 
-    /// The clocks as the controller reported them.
+    /// The clocks: set by `time_settings`, charged after each move the
+    /// engine generates, corrected by `time_left` (see [`crate::clock`]).
     pub fn clock(&self) -> &Clock {
         &self.clock
     }
@@ -251,9 +264,38 @@ impl Engine {
     /// each update of a streaming command). Nothing is written for a line
     /// that gets no response.
     ///
+    /// After a command that plays a move on our clock (`genmove`,
+    /// `kgs-genmove_cleanup`, `lz-`/`kata-genmove_analyze`; the table's
+    /// `on_clock`), the own clock of the colour that moved is charged the
+    /// time the command took, its response included, plus the lag
+    /// ([`Clock::charge`]).
+    ///
     /// # Errors
     /// A failed write to `out`.
     pub fn respond_to(&mut self, line: Line, out: &mut dyn Write) -> io::Result<()> {
+        let timed =
+            matches!(&line, Line::Command(r) if table::find(&r.name).is_some_and(|c| c.on_clock));
+        let (t0, moves) = (self.time.now(), self.game.moves().len());
+        let result = self.respond_untimed(line, out);
+        if timed && self.game.moves().len() == moves + 1 {
+            if let Some(m) = self.game.moves().last() {
+                let (color, took) = (m.color, self.time.now() - t0);
+                self.clock.charge(color, took + self.config.lag);
+                if self.config.verbose && !self.clock.is_unlimited() {
+                    let st = self.clock.of(color);
+                    eprintln!(
+                        "kosumi: clock: {} took {took:.2} s; {:.2} s left ({})",
+                        color.name(),
+                        st.seconds,
+                        st.count
+                    );
+                }
+            }
+        }
+        result
+    }
+
+    fn respond_untimed(&mut self, line: Line, out: &mut dyn Write) -> io::Result<()> {
         let req = match line {
             Line::Empty => return Ok(()),
             Line::Error(e) => {

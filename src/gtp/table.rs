@@ -1,6 +1,7 @@
 //! The one command table. Every fact about a command is in its entry: its
 //! exact name, its handler, whether `list_commands` shows it, what it does
-//! to pondering, and its GoGui analyze entries. Dispatch,
+//! to pondering, whether it plays on our clock, and its GoGui analyze
+//! entries. Dispatch,
 //! `known_command`, `list_commands`, `help`, `gogui-analyze_commands` and
 //! the pondering phase all read this table; no other list of command
 //! names exists.
@@ -75,6 +76,10 @@ pub struct Command {
     pub listed: bool,
     /// What it does to pondering.
     pub pondering: PonderEffect,
+    /// Whether it generates and plays a move on our clock: the time it
+    /// takes (plus the lag) is charged to the own clock of the colour that
+    /// moved.
+    pub on_clock: bool,
     /// Its entries in GoGui's analyze menu.
     pub gogui: &'static [GoguiEntry],
     pub(super) kind: Kind,
@@ -86,6 +91,7 @@ impl Command {
             name,
             listed: true,
             pondering: PonderEffect::Keep,
+            on_clock: false,
             gogui: &[],
             kind,
         }
@@ -98,6 +104,11 @@ impl Command {
 
     const fn starts_game(mut self) -> Command {
         self.pondering = PonderEffect::StartsGame;
+        self
+    }
+
+    const fn on_clock(mut self) -> Command {
+        self.on_clock = true;
         self
     }
 
@@ -134,7 +145,9 @@ static COMMANDS: &[Command] = &[
     c("clear_board", setup::cmd_clear_board).ends_game(),
     c("komi", setup::cmd_komi),
     c("play", play::cmd_play),
-    c("genmove", |e, r| e.genmove(r, false, true)).starts_game(),
+    c("genmove", |e, r| e.genmove(r, false, true))
+        .starts_game()
+        .on_clock(),
     c("reg_genmove", |e, r| e.genmove(r, false, false)),
     c("loadsgf", sgf::cmd_loadsgf).ends_game(),
     c("printsgf", sgf::cmd_printsgf),
@@ -159,7 +172,9 @@ static COMMANDS: &[Command] = &[
     c("cputime", time::cmd_cputime),
     c("set_random_seed", setup::cmd_set_random_seed),
     c("kgs-rules", setup::cmd_kgs_rules),
-    c("kgs-genmove_cleanup", |e, r| e.genmove(r, true, true)).starts_game(),
+    c("kgs-genmove_cleanup", |e, r| e.genmove(r, true, true))
+        .starts_game()
+        .on_clock(),
     c("kgs-game_over", |_, r| answer(r, "")).ends_game(),
     c("gogui-analyze_commands", cmd_gogui_analyze_commands),
     c("gogui-interrupt", |_, r| answer(r, "")),
@@ -193,11 +208,13 @@ static COMMANDS: &[Command] = &[
     streaming("lz-genmove_analyze", |e, r, o| {
         analysis::stream_genmove_analyze(e, r, o, Dialect::Lz)
     })
-    .starts_game(),
+    .starts_game()
+    .on_clock(),
     streaming("kata-genmove_analyze", |e, r, o| {
         analysis::stream_genmove_analyze(e, r, o, Dialect::Kata)
     })
-    .starts_game(),
+    .starts_game()
+    .on_clock(),
     c("help", cmd_list_commands).hidden(),
 ];
 
@@ -319,5 +336,13 @@ mod tests {
             .filter(|c| c.pondering == PonderEffect::EndsGame)
             .count();
         assert_eq!(ends, 5);
+        // The commands that play a move on our clock are those (not
+        // reg_genmove, which plays nothing).
+        let timed: Vec<&str> = COMMANDS
+            .iter()
+            .filter(|c| c.on_clock)
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(timed, starts);
     }
 }

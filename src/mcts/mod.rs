@@ -89,24 +89,46 @@ pub struct SearchConfig {
     /// The playout policy.
     pub playout: PlayoutConfig,
 
-    /// Seconds kept back per move for network and process lag.
+    /// Seconds of transmission and process lag per move: charged to our
+    /// own clock on top of each move's measured time, and kept back per
+    /// move still to play (`--lag`).
     pub lag_margin: f64,
-    /// Fraction of the time left kept back as a reserve.
+    /// The longest think for one move, whatever the clock
+    /// (`--max-move-time`).
+    pub max_move_time: f64,
+    /// Fraction of the main time left kept back as a reserve.
     pub safety_fraction: f64,
-    /// The shortest think, seconds.
+    /// The shortest think, seconds, while the clock allows it.
     pub min_think: f64,
-    /// Own moves still expected per empty point.
+    /// The think when the clock is nearly out: the floor below
+    /// `min_think`.
+    pub emergency_think: f64,
+    /// Own moves still expected per empty point above the empty points
+    /// expected at the end.
     pub moves_left_per_empty: f64,
+    /// Fraction of the board expected to be empty when the game ends.
+    pub end_empty_fraction: f64,
     /// Own moves still expected at least (on 19x19; scaled by area).
     pub min_moves_left: f64,
+    /// Own moves per board point the sudden-death reserve pays the lag
+    /// and the emergency think for, beyond the moves expected (a game
+    /// may last longer than expected).
+    pub tail_moves_per_point: f64,
     /// Time factor in the middle game (10% to 50% of the board filled).
     pub middle_game_factor: f64,
     /// How much longer than the target to think when the best move is
     /// unclear.
     pub unclear_factor: f64,
-    /// Never spend more than this fraction of the main time left on one
+    /// Never spend more than this fraction of the main time pool on one
     /// move.
     pub max_main_fraction: f64,
+    /// Overtime margin: this fraction of a byo-yomi period (or of a
+    /// Canadian period's time left) is kept back...
+    pub overtime_margin_fraction: f64,
+    /// ... but no more than this many seconds ...
+    pub overtime_margin_cap: f64,
+    /// ... and at least the lag plus this many seconds.
+    pub overtime_margin_min: f64,
 
     /// Resign when the win rate is below this (0 never resigns).
     pub resign_threshold: f64,
@@ -148,14 +170,21 @@ impl Default for SearchConfig {
             prior: PriorConfig::default(),
             prior_pass: [10.0, 1.0],
             playout: PlayoutConfig::default(),
-            lag_margin: 0.5,
+            lag_margin: 0.05,
+            max_move_time: 60.0,
             safety_fraction: 0.05,
             min_think: 0.05,
-            moves_left_per_empty: 0.4,
-            min_moves_left: 30.0,
+            emergency_think: 0.01,
+            moves_left_per_empty: 0.5,
+            end_empty_fraction: 0.35,
+            min_moves_left: 20.0,
+            tail_moves_per_point: 0.25,
             middle_game_factor: 1.4,
             unclear_factor: 2.0,
             max_main_fraction: 0.15,
+            overtime_margin_fraction: 0.15,
+            overtime_margin_cap: 2.0,
+            overtime_margin_min: 0.15,
             resign_threshold: 0.1,
             resign_moves: 3,
             resign_close_margin: 5.0,

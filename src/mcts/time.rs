@@ -1,14 +1,39 @@
 //! Time control: how long to think about one move, as a pure function of
 //! the clock state (no wall clock here, so it is tested with fake clocks).
 //!
-//! Main time is spread over the moves we still expect to play, estimated
-//! from the empty points (`empty * moves_left_per_empty`, at least
-//! `min_moves_left`), spending a little more in the middle game. Byo-yomi
-//! uses nearly a whole period per move once main time is gone; Canadian
-//! overtime divides the period's time by the stones still to play. Every
-//! figure first takes off a safety margin for network and process lag
-//! (`lag_margin` seconds plus `safety_fraction` of what is left), and the
-//! result is never below `min_think`.
+//! The clock is the controller's (`time_left`) or the engine's own (see
+//! [`crate::clock::Clock::charge`]); either way every move costs its think,
+//! a little process overhead, and `lag_margin` seconds of lag.
+//!
+//! - **Sudden death** (main time, and main time before overtime): the own
+//!   moves still expected are `moves_left_per_empty` per empty point above
+//!   the `end_empty_fraction` of the board expected empty at the end, at
+//!   least `min_moves_left` (on 19x19, scaled by area). With no overtime a
+//!   reserve is kept back: `safety_fraction` of the time left, the lag of
+//!   every expected move, and the lag and emergency think of a tail of
+//!   `tail_moves_per_point` moves per point beyond them (a game may run
+//!   long). The rest is the pool; a move's target is the pool over the
+//!   moves expected (times `middle_game_factor` while 10% to 50% of the
+//!   board is filled), its maximum `unclear_factor` times that, at most
+//!   `max_main_fraction` of the pool. The floor is `min_think`, or less
+//!   (down to `emergency_think`) when the pool cannot pay it for every
+//!   move left.
+//! - **Byo-yomi**: in overtime, the period less a margin, every move:
+//!   the margin is `overtime_margin_fraction` of the period, at most
+//!   `overtime_margin_cap`, at least the lag plus `overtime_margin_min`
+//!   (1 s periods: 0.8 s a move; 10 s: 8.5 s; 60 s: 58 s). In main time at
+//!   least 80% of that, and a move may run into the first period.
+//! - **Canadian**: in overtime, the period's time left less the margin and
+//!   the lag of the other stones, over the stones to play (up to 1.5 times
+//!   that while more than one is left). In main time at least 80% of a
+//!   fresh period's pace.
+//!
+//! Every budget from the clock is capped by `max_move_time` and by the
+//! time to the flag less the lag; `time_per_move` (`--time`), when set,
+//! caps it too, and is the budget on its own without a clock (an explicit
+//! `--time` above `max_move_time` is obeyed). Without a limit (no
+//! clock, or a "no limit" clock, see [`crate::clock`]) there is no budget
+//! and the search thinks `default_time` per move.
 //!
 //! The budget has a target (stop there when the best move is clear) and a
 //! maximum (think on to there while the best move is unclear).
@@ -27,20 +52,28 @@ pub struct TimeBudget {
 }
 
 impl TimeBudget {
-    fn new(target: f64, max: f64, min_think: f64) -> TimeBudget {
-        let target = target.max(min_think);
+    fn new(target: f64, max: f64, floor: f64) -> TimeBudget {
+        let target = target.max(floor);
         TimeBudget {
             target,
             max: max.max(target),
         }
     }
+
+    fn capped(self, cap: f64) -> TimeBudget {
+        TimeBudget {
+            target: self.target.min(cap),
+            max: self.max.min(cap),
+        }
+    }
 }
 
-/// The moves `color` still expects to play with `empty` empty points on a
-/// `size` board.
-fn moves_left(size: usize, empty: usize, cfg: &SearchConfig) -> f64 {
-    let floor = cfg.min_moves_left * (size * size) as f64 / 361.0;
-    (empty as f64 * cfg.moves_left_per_empty)
+/// The own moves still expected with `empty` empty points on a `size`
+/// board.
+pub fn moves_left(size: usize, empty: usize, cfg: &SearchConfig) -> f64 {
+    let area = (size * size) as f64;
+    let floor = cfg.min_moves_left * area / 361.0;
+    (cfg.moves_left_per_empty * (empty as f64 - cfg.end_empty_fraction * area))
         .max(floor)
         .max(1.0)
 }
@@ -56,9 +89,49 @@ fn phase_factor(size: usize, empty: usize, cfg: &SearchConfig) -> f64 {
     }
 }
 
-/// Seconds usable out of `seconds` after the safety margin.
-fn usable(seconds: f64, cfg: &SearchConfig) -> f64 {
-    (seconds - cfg.lag_margin - cfg.safety_fraction * seconds).max(0.0)
+/// The margin kept back from `seconds` of overtime.
+fn overtime_margin(seconds: f64, cfg: &SearchConfig) -> f64 {
+    (cfg.overtime_margin_fraction * seconds)
+        .min(cfg.overtime_margin_cap)
+        .max(cfg.lag_margin + cfg.overtime_margin_min)
+}
+
+/// A byo-yomi move's think with `seconds` left in a `period`.
+fn byoyomi_think(seconds: f64, period: f64, cfg: &SearchConfig) -> f64 {
+    (seconds.min(period) - overtime_margin(period, cfg)).max(0.0)
+}
+
+/// Canadian overtime: the target and maximum for one of `stones` stones
+/// with `seconds` left in the period.
+fn canadian_think(seconds: f64, stones: u32, cfg: &SearchConfig) -> (f64, f64) {
+    let k = stones.max(1) as f64;
+    let pool = (seconds - overtime_margin(seconds, cfg) - (k - 1.0) * cfg.lag_margin).max(0.0);
+    let t = pool / k;
+    let m = if stones > 1 { (t * 1.5).min(pool) } else { t };
+    (t, m)
+}
+
+/// Main time: the target, the maximum and the floor for one move with
+/// `seconds` left; `reserve` says whether to keep the sudden-death reserve
+/// (no overtime follows).
+fn main_think(
+    seconds: f64,
+    size: usize,
+    empty: usize,
+    reserve: bool,
+    cfg: &SearchConfig,
+) -> (f64, f64, f64) {
+    let e = moves_left(size, empty, cfg);
+    let n = if reserve {
+        e + cfg.tail_moves_per_point * (size * size) as f64
+    } else {
+        e
+    };
+    let pool = (seconds * (1.0 - cfg.safety_fraction) - n * cfg.lag_margin).max(0.0);
+    let t = pool / e * phase_factor(size, empty, cfg);
+    let m = (t * cfg.unclear_factor).min(pool * cfg.max_main_fraction);
+    let floor = cfg.min_think.min(pool / n).max(cfg.emergency_think);
+    (t, m, floor)
 }
 
 /// The thinking budget for `color`'s next move, or `None` when neither the
@@ -71,7 +144,8 @@ pub fn budget(
     empty: usize,
     cfg: &SearchConfig,
 ) -> Option<TimeBudget> {
-    let from_clock = clock_budget(clock, color, size, empty, cfg);
+    let from_clock = clock_budget(clock, color, size, empty, cfg)
+        .map(|b| b.capped(cfg.max_move_time.max(cfg.emergency_think)));
     let per_move = cfg
         .time_per_move
         .map(|t| TimeBudget::new(t, t, cfg.min_think));
@@ -79,7 +153,7 @@ pub fn budget(
         (Some(a), Some(b)) => Some(TimeBudget::new(
             a.target.min(b.target),
             a.max.min(b.max),
-            cfg.min_think,
+            cfg.emergency_think,
         )),
         (a, b) => a.or(b),
     }
@@ -96,56 +170,42 @@ fn clock_budget(
         return None;
     };
     let st = clock.of(color);
-    let left = moves_left(size, empty, cfg);
-    let phase = phase_factor(size, empty, cfg);
-    let main_share = |seconds: f64| {
-        let u = usable(seconds, cfg);
-        let t = u / left * phase;
-        (t, (t * cfg.unclear_factor).min(u * cfg.max_main_fraction))
-    };
+    let s = st.seconds.max(0.0);
     let b = match overtime {
         Overtime::None => {
-            let (t, m) = main_share(st.seconds);
-            TimeBudget::new(t, m, cfg.min_think)
+            let (t, m, floor) = main_think(s, size, empty, true, cfg);
+            TimeBudget::new(t, m, floor)
         }
         Overtime::Canadian { period, stones } => {
             if st.count > 0 {
-                // In overtime: share this period's time among its stones.
-                let u = usable(st.seconds, cfg);
-                let t = u / st.count as f64;
-                let m = if st.count > 1 { t * 1.5 } else { t };
-                TimeBudget::new(t, m.min(u), cfg.min_think)
+                let (t, m) = canadian_think(s, st.count, cfg);
+                TimeBudget::new(t, m, cfg.emergency_think)
             } else {
-                // Main time, with the overtime pace as a floor.
-                let (t, m) = main_share(st.seconds);
-                let pace = usable(period, cfg) / stones.max(1) as f64;
-                let cap = usable(st.seconds, cfg) + pace;
-                TimeBudget::new(
-                    t.max(pace * 0.8).min(cap),
-                    m.max(pace).min(cap),
-                    cfg.min_think,
-                )
+                // Main time, with the overtime pace as a floor; the move
+                // that overruns main time is the period's first stone.
+                let (t, m, floor) = main_think(s, size, empty, false, cfg);
+                let (pace, _) = canadian_think(period, stones, cfg);
+                let cap = s + pace;
+                TimeBudget::new(t.max(pace * 0.8), m.max(pace), floor).capped(cap)
             }
         }
         Overtime::Byoyomi { period, .. } => {
-            let per = usable(period, cfg);
+            let per = byoyomi_think(period, period, cfg);
             if st.count > 0 {
                 // In byo-yomi: most of the period, which is kept.
-                let u = usable(st.seconds.min(period), cfg);
-                TimeBudget::new(u, u, cfg.min_think)
+                let u = byoyomi_think(s, period, cfg);
+                TimeBudget::new(u, u, cfg.emergency_think)
             } else {
                 // Main time; running into the first period is safe.
-                let (t, m) = main_share(st.seconds);
-                let cap = usable(st.seconds, cfg) + per;
-                TimeBudget::new(
-                    t.max(per * 0.8).min(cap),
-                    m.max(per).min(cap),
-                    cfg.min_think,
-                )
+                let (t, m, floor) = main_think(s, size, empty, false, cfg);
+                let cap = s + per;
+                TimeBudget::new(t.max(per * 0.8), m.max(per), floor).capped(cap)
             }
         }
     };
-    Some(b)
+    // Never past the flag.
+    let hard = (clock.time_to_flag(color) - cfg.lag_margin - 0.02).max(cfg.emergency_think);
+    Some(b.capped(hard))
 }
 
 #[cfg(test)]
@@ -187,7 +247,7 @@ mod tests {
         let low = budget(&clock(abs, 2.0, 0), Color::Black, 19, 200, &cfg).unwrap();
         assert!(low.max < 2.0 - cfg.lag_margin, "{low:?}");
         let none = budget(&clock(abs, 0.1, 0), Color::Black, 19, 200, &cfg).unwrap();
-        assert_eq!(none.max, cfg.min_think);
+        assert_eq!(none.max, cfg.emergency_think);
     }
 
     #[test]
@@ -227,7 +287,7 @@ mod tests {
         let mut left = 300.0;
         for stones in (1..=25).rev() {
             let b = budget(&clock(ca, left, stones), Color::Black, 19, 200, &cfg).unwrap();
-            left -= b.max;
+            left -= b.max + cfg.lag_margin;
         }
         assert!(left > 0.0, "{left}");
     }
@@ -244,5 +304,141 @@ mod tests {
         };
         let b = budget(&clock(abs, 3600.0, 0), Color::Black, 19, 361, &cfg).unwrap();
         assert_eq!(b.max, 1.0);
+    }
+
+    /// Plays `own_moves` moves on our own clock (no `time_left`): each
+    /// move takes the budget's maximum plus 5 ms of overhead, and the
+    /// clock is charged that plus the lag. Returns the least slack and
+    /// the seconds actually spent.
+    fn own_clock_game(
+        settings: TimeSettings,
+        size: usize,
+        own_moves: usize,
+        cfg: &SearchConfig,
+    ) -> (f64, f64) {
+        let mut c = Clock::new(settings);
+        let area = size * size;
+        let (mut least, mut spent) = (f64::INFINITY, 0.0);
+        for i in 0..own_moves {
+            let empty = area.saturating_sub(2 * i).max(area / 5);
+            let b = budget(&c, Color::White, size, empty, cfg).unwrap();
+            let took = b.max + 0.005;
+            spent += took;
+            least = least.min(c.charge(Color::White, took + cfg.lag_margin));
+        }
+        (least, spent)
+    }
+
+    #[test]
+    fn whole_sudden_death_games_on_the_own_clock_never_flag() {
+        let cfg = SearchConfig::default();
+        for (size, main) in [(9, 20.0), (9, 10.0), (19, 60.0), (13, 120.0), (19, 1800.0)] {
+            let area = size * size;
+            let abs = TimeSettings::Limited {
+                main,
+                overtime: Overtime::None,
+            };
+            // Games from short to long (half the board's points each).
+            for own_moves in [area * 3 / 10, area * 4 / 10, area / 2] {
+                let (least, spent) = own_clock_game(abs, size, own_moves, &cfg);
+                assert!(
+                    least > 0.0,
+                    "{size}x{size} {main} s, {own_moves} moves: {least}"
+                );
+                // A game of usual length spends most of the clock.
+                if own_moves == area * 4 / 10 {
+                    assert!(spent > 0.7 * main, "{size}x{size} {main} s: {spent}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn byoyomi_games_keep_every_period_and_use_most_of_it() {
+        let cfg = SearchConfig::default();
+        for (main, period) in [(0.0, 1.0), (0.0, 10.0), (5.0, 1.0), (60.0, 30.0)] {
+            let by = TimeSettings::Limited {
+                main,
+                overtime: Overtime::Byoyomi { period, periods: 1 },
+            };
+            let mut c = Clock::new(by);
+            for i in 0..100 {
+                let b = budget(&c, Color::Black, 9, 81 - (i % 60), &cfg).unwrap();
+                if c.in_overtime(Color::Black) {
+                    assert!(b.target >= 0.8 * period - 1e-9, "{b:?}");
+                }
+                let slack = c.charge(Color::Black, b.max + 0.005 + cfg.lag_margin);
+                assert!(slack > 0.0, "{main}+{period}: move {i}");
+            }
+            assert_eq!(c.of(Color::Black).count, 1);
+        }
+    }
+
+    #[test]
+    fn canadian_games_never_flag() {
+        let cfg = SearchConfig::default();
+        let ca = TimeSettings::Limited {
+            main: 10.0,
+            overtime: Overtime::Canadian {
+                period: 30.0,
+                stones: 10,
+            },
+        };
+        let mut c = Clock::new(ca);
+        let mut overtime_spent = 0.0;
+        for i in 0..200 {
+            let b = budget(&c, Color::Black, 19, 361 - i, &cfg).unwrap();
+            if c.in_overtime(Color::Black) {
+                overtime_spent += b.max;
+            }
+            assert!(c.charge(Color::Black, b.max + 0.005 + cfg.lag_margin) > 0.0);
+        }
+        // Most of every period is used: about 190 moves in overtime, 19
+        // periods of 30 s.
+        assert!(overtime_spent > 0.8 * 19.0 * 30.0, "{overtime_spent}");
+    }
+
+    #[test]
+    fn huge_clocks_are_capped_or_no_clock() {
+        let cfg = SearchConfig::default();
+        let ten_hours = clock(TimeSettings::from_gtp(36_000.0, 0.0, 0), 36_000.0, 0);
+        let b = budget(&ten_hours, Color::Black, 19, 300, &cfg).unwrap();
+        assert_eq!(b.max, 60.0);
+        let cfg2 = SearchConfig {
+            max_move_time: 5.0,
+            ..SearchConfig::default()
+        };
+        let b = budget(&ten_hours, Color::Black, 19, 300, &cfg2).unwrap();
+        assert_eq!((b.target, b.max), (5.0, 5.0));
+        // An explicit time per move above the cap is obeyed without a
+        // clock, and capped with one.
+        let cfg3 = SearchConfig {
+            time_per_move: Some(120.0),
+            ..SearchConfig::default()
+        };
+        let b = budget(&Clock::default(), Color::Black, 19, 300, &cfg3).unwrap();
+        assert_eq!(b.max, 120.0);
+        let b = budget(&ten_hours, Color::Black, 19, 300, &cfg3).unwrap();
+        assert_eq!(b.max, 60.0);
+        // "No limit" clocks: no budget, the default time per move.
+        let endless = Clock::new(TimeSettings::from_gtp(99_999_999_999.0, 0.0, 0));
+        assert!(endless.is_unlimited());
+        assert_eq!(budget(&endless, Color::Black, 19, 361, &cfg), None);
+        // A huge time_left under a real clock is capped too.
+        let abs = TimeSettings::from_gtp(600.0, 0.0, 0);
+        let b = budget(&clock(abs, 1e12, 0), Color::Black, 19, 361, &cfg).unwrap();
+        assert_eq!(b.max, 60.0);
+    }
+
+    #[test]
+    fn time_left_corrects_the_own_clock() {
+        let cfg = SearchConfig::default();
+        let abs = TimeSettings::from_gtp(60.0, 0.0, 0);
+        let mut c = Clock::new(abs);
+        c.charge(Color::Black, 50.0);
+        let low = budget(&c, Color::Black, 9, 60, &cfg).unwrap();
+        c.set_time_left(Color::Black, 40.0, 0);
+        let high = budget(&c, Color::Black, 9, 60, &cfg).unwrap();
+        assert!(high.target > 3.0 * low.target, "{low:?} {high:?}");
     }
 }

@@ -5,13 +5,15 @@
 //! a time-out, a refused command, the stop flag).
 
 use super::client::{ClientError, GtpClient};
-use crate::clock::Clock;
+use crate::clock::{Clock, ClockState, Overtime, TimeSettings, TimeSource, WallTime};
 use crate::color::Color;
 use crate::game::Game;
+use crate::mcts::SearchConfig;
 use crate::player::{Decision, GenmoveRequest, Player};
 use crate::point::{parse_gtp_move, Move};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What a contestant answered when asked for a move.
@@ -80,23 +82,72 @@ pub trait Contestant {
     fn playouts(&self) -> u64 {
         0
     }
+    /// Tells the contestant the game's time system (after
+    /// [`Contestant::new_game`], only for a side with a clock). The default
+    /// ignores it.
+    ///
+    /// # Errors
+    /// A [`Fault`] if the contestant refuses it.
+    fn time_settings(&mut self, _settings: TimeSettings, _stop: &AtomicBool) -> Result<(), Fault> {
+        Ok(())
+    }
+    /// Tells the contestant `color`'s clock (GTP `time_left`). The default
+    /// ignores it.
+    ///
+    /// # Errors
+    /// A [`Fault`] if the contestant refuses it.
+    fn time_left(
+        &mut self,
+        _color: Color,
+        _state: ClockState,
+        _stop: &AtomicBool,
+    ) -> Result<(), Fault> {
+        Ok(())
+    }
+    /// Limits the wait for the next move's answer to `limit` (the time to
+    /// the contestant's flag and a grace); contestants that cannot be
+    /// waited on ignore it.
+    fn limit_next_move(&mut self, _limit: Duration) {}
 }
 
-/// One of our players as a contestant.
+/// How long past its flag an outside engine may take before it is killed.
+pub const FLAG_GRACE: Duration = Duration::from_secs(1);
+
+/// One of our players as a contestant. It keeps its own clock as the GTP
+/// engine does: reset by the time settings, charged after each move with
+/// the move's time plus the lag, corrected by `time_left`.
 pub struct LocalContestant {
     player: Box<dyn Player>,
     clock: Clock,
     label: String,
+    lag: f64,
+    time: Arc<dyn TimeSource>,
 }
 
 impl LocalContestant {
-    /// Wraps `player`; `label` names it in records.
+    /// Wraps `player`; `label` names it in records. Its own clock charges
+    /// [`SearchConfig`]'s default lag and reads the wall time.
     pub fn new(player: Box<dyn Player>, label: String) -> LocalContestant {
         LocalContestant {
             player,
             clock: Clock::default(),
             label,
+            lag: SearchConfig::default().lag_margin,
+            time: Arc::new(WallTime::new()),
         }
+    }
+
+    /// The same with its own clock charging `lag` seconds per move and
+    /// reading `time`.
+    pub fn with_clock(mut self, lag: f64, time: Arc<dyn TimeSource>) -> LocalContestant {
+        self.lag = lag;
+        self.time = time;
+        self
+    }
+
+    /// The contestant's own clock.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 }
 
@@ -107,6 +158,17 @@ impl Contestant for LocalContestant {
 
     fn new_game(&mut self, _game: &Game, _stop: &AtomicBool) -> Result<(), Fault> {
         self.player.clear();
+        self.clock = Clock::new(self.clock.settings);
+        Ok(())
+    }
+
+    fn time_settings(&mut self, settings: TimeSettings, _stop: &AtomicBool) -> Result<(), Fault> {
+        self.clock = Clock::new(settings.normalized());
+        Ok(())
+    }
+
+    fn time_left(&mut self, color: Color, st: ClockState, _stop: &AtomicBool) -> Result<(), Fault> {
+        self.clock.set_time_left(color, st.seconds, st.count);
         Ok(())
     }
 
@@ -129,7 +191,13 @@ impl Contestant for LocalContestant {
             stop: Some(stop),
         };
         let player = &mut self.player;
-        match catch_unwind(AssertUnwindSafe(|| player.genmove(&req))) {
+        let t0 = self.time.now();
+        let decision = catch_unwind(AssertUnwindSafe(|| player.genmove(&req)));
+        let took = self.time.now() - t0;
+        if !cleanup {
+            self.clock.charge(color, took + self.lag);
+        }
+        match decision {
             Ok(Decision::Play(mv)) => Ok(Reply::Move(mv)),
             Ok(Decision::Resign) => Ok(Reply::Resign),
             Err(p) => {
@@ -159,6 +227,7 @@ pub struct GtpContestant {
     setup_timeout: Duration,
     label: String,
     seed: Option<u64>,
+    next_limit: Option<Duration>,
 }
 
 impl GtpContestant {
@@ -180,6 +249,7 @@ impl GtpContestant {
             setup_timeout,
             label,
             seed: None,
+            next_limit: None,
         })
     }
 
@@ -286,7 +356,10 @@ impl Contestant for GtpContestant {
             "genmove"
         };
         let c = color.letter().to_string();
-        let t = self.move_timeout;
+        let t = match self.next_limit.take() {
+            Some(limit) => limit.min(self.move_timeout),
+            None => self.move_timeout,
+        };
         match self.request(cmd, &[&c], t, stop)? {
             Err(msg) => Ok(Reply::Unreadable(format!("{cmd} failed: {msg}"))),
             Ok(text) => {
@@ -301,6 +374,63 @@ impl Contestant for GtpContestant {
                 }
             }
         }
+    }
+
+    /// `kgs-time_settings` for byo-yomi when the engine lists it (and for
+    /// anything `time_settings` cannot say), else `time_settings`.
+    fn time_settings(&mut self, settings: TimeSettings, stop: &AtomicBool) -> Result<(), Fault> {
+        let knows_kgs = self
+            .engine
+            .as_ref()
+            .is_some_and(|e| e.knows("kgs-time_settings"));
+        let byoyomi = matches!(
+            settings,
+            TimeSettings::Limited {
+                overtime: Overtime::Byoyomi { .. },
+                ..
+            }
+        );
+        let (cmd, args) = match settings.to_gtp() {
+            Some((m, b, n)) if !(byoyomi && knows_kgs) => (
+                "time_settings",
+                vec![gtp_seconds(m), gtp_seconds(b), n.to_string()],
+            ),
+            _ => ("kgs-time_settings", settings.to_kgs()),
+        };
+        let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        let t = self.setup_timeout;
+        match self.request(cmd, &a, t, stop)? {
+            Ok(_) => Ok(()),
+            Err(msg) => Err(Fault::Refused(format!("{cmd} {}: {msg}", args.join(" ")))),
+        }
+    }
+
+    /// `time_left` with whole seconds (rounded down, as GTP wants
+    /// integers).
+    fn time_left(&mut self, color: Color, st: ClockState, stop: &AtomicBool) -> Result<(), Fault> {
+        let c = color.letter().to_string();
+        let secs = gtp_seconds(st.seconds.max(0.0).floor());
+        let count = st.count.to_string();
+        let t = self.setup_timeout;
+        match self.request("time_left", &[&c, &secs, &count], t, stop)? {
+            Ok(_) => Ok(()),
+            Err(msg) => Err(Fault::Refused(format!(
+                "time_left {c} {secs} {count}: {msg}"
+            ))),
+        }
+    }
+
+    fn limit_next_move(&mut self, limit: Duration) {
+        self.next_limit = Some(limit);
+    }
+}
+
+/// Seconds as GTP text: whole seconds without a fraction, else the decimal.
+fn gtp_seconds(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
     }
 }
 

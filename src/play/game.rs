@@ -5,8 +5,9 @@
 //! nothing. See [the module above](super) for how games end and how faults
 //! are recorded.
 
-use super::contestant::{Contestant, Fault, Reply};
+use super::contestant::{Contestant, Fault, Reply, FLAG_GRACE};
 use super::referee::Referee;
+use crate::clock::{Clock, Overtime, TimeSettings, TimeSource, WallTime};
 use crate::color::Color;
 use crate::endgame;
 use crate::game::{fixed_handicap_points, Game};
@@ -17,7 +18,7 @@ use crate::rules::Rules;
 use crate::score::GameResult;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The settings of one game.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,6 +38,12 @@ pub struct GameConfig {
     pub cleanup: bool,
     /// Fixed handicap stones for Black (0: none; White then moves first).
     pub handicap: usize,
+    /// Black's and White's game clocks ([`TimeSettings::Unlimited`]:
+    /// none).
+    pub clock: [TimeSettings; 2],
+    /// With a clock: tell each side its clock (`time_left`) before each of
+    /// its moves.
+    pub send_time_left: bool,
 }
 
 impl GameConfig {
@@ -54,6 +61,11 @@ impl GameConfig {
                 crate::point::MAX_SIZE
             ));
         }
+        for c in self.clock {
+            if c.normalized() != c {
+                return Err(format!("clock {c} is not a usable time system"));
+            }
+        }
         if self.handicap != 0 && fixed_handicap_points(self.size, self.handicap).is_none() {
             return Err(format!(
                 "{} fixed handicap stones do not fit a {}x{} board",
@@ -64,7 +76,7 @@ impl GameConfig {
     }
 
     /// Defaults for `size`: komi 7.5, Chinese rules, a cap of `3·N·N`
-    /// moves, no time-out, clean-up on, no handicap.
+    /// moves, no time-out, clean-up on, no handicap, no clock.
     pub fn new(size: usize) -> GameConfig {
         GameConfig {
             size,
@@ -74,6 +86,8 @@ impl GameConfig {
             move_timeout: None,
             cleanup: true,
             handicap: 0,
+            clock: [TimeSettings::Unlimited; 2],
+            send_time_left: false,
         }
     }
 }
@@ -198,9 +212,67 @@ pub struct GameRecord {
     pub genmoves: [u32; 2],
     /// Playouts run by both sides in this game (as far as they tell).
     pub playouts: u64,
+    /// How Black and White used their clocks, in games with a clock.
+    pub clock: Option<[ClockUse; 2]>,
 }
 
-/// Plays one game between `black` and `white`.
+/// How one side used its game clock (clean-up moves not counted).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ClockUse {
+    /// Seconds its moves took.
+    pub used: f64,
+    /// The least slack after a move: how much longer that move could have
+    /// taken before the flag fell (see [`Clock::charge`]); below 0 the flag
+    /// fell. Infinite before the first move.
+    pub least_slack: f64,
+    /// Moves timed.
+    pub moves: u32,
+    /// The time the clock gave those moves: main time, plus a period
+    /// (byo-yomi) or a period's share per stone (Canadian) for each move
+    /// that ended in overtime.
+    pub available: f64,
+}
+
+impl ClockUse {
+    fn new(settings: TimeSettings) -> ClockUse {
+        let available = match settings {
+            TimeSettings::Limited { main, .. } => main,
+            TimeSettings::Unlimited => 0.0,
+        };
+        ClockUse {
+            used: 0.0,
+            least_slack: f64::INFINITY,
+            moves: 0,
+            available,
+        }
+    }
+
+    /// The share of the available time used (0 before any move).
+    pub fn share(&self) -> f64 {
+        if self.available > 0.0 {
+            self.used / self.available
+        } else {
+            0.0
+        }
+    }
+
+    /// `used 18.2 s of 20.0 s (91%), least slack 1.30 s`, or `no timed
+    /// moves` (a side without a clock).
+    pub fn describe(&self) -> String {
+        if self.moves == 0 {
+            return "no timed moves".to_string();
+        }
+        format!(
+            "used {:.1} s of {:.1} s ({:.0}%), least slack {:.2} s",
+            self.used,
+            self.available,
+            100.0 * self.share(),
+            self.least_slack
+        )
+    }
+}
+
+/// Plays one game between `black` and `white`, timed on the wall clock.
 ///
 /// # Panics
 /// If `cfg` fails [`GameConfig::check`] (the runners check it first).
@@ -210,6 +282,22 @@ pub fn play_game(
     white: &mut dyn Contestant,
     referee: Option<&mut Referee>,
     stop: &AtomicBool,
+) -> GameRecord {
+    play_game_timed(cfg, black, white, referee, stop, &WallTime::new())
+}
+
+/// Plays one game between `black` and `white`; the game clocks read
+/// `time` (a [`crate::clock::ManualTime`] in tests).
+///
+/// # Panics
+/// If `cfg` fails [`GameConfig::check`] (the runners check it first).
+pub fn play_game_timed(
+    cfg: &GameConfig,
+    black: &mut dyn Contestant,
+    white: &mut dyn Contestant,
+    referee: Option<&mut Referee>,
+    stop: &AtomicBool,
+    time: &dyn TimeSource,
 ) -> GameRecord {
     let sides: [&mut dyn Contestant; 2] = [black, white];
     let mut game = Game::new(cfg.size, cfg.rules, cfg.komi).expect("GameConfig::check passed");
@@ -222,8 +310,15 @@ pub fn play_game(
     let mut think = [Duration::ZERO; 2];
     let mut genmoves = [0u32; 2];
     let mut ending = None;
+    let timed = cfg.clock.map(|s| s != TimeSettings::Unlimited);
+    let mut clocks = cfg.clock.map(Clock::new);
+    let mut clock_use = cfg.clock.map(ClockUse::new);
     for c in Color::ALL {
-        if let Err(f) = sides[c.index()].new_game(&game, stop) {
+        let mut r = sides[c.index()].new_game(&game, stop);
+        if timed[c.index()] && r.is_ok() {
+            r = sides[c.index()].time_settings(cfg.clock[c.index()], stop);
+        }
+        if let Err(f) = r {
             ending = Some(fault_ending(c, f));
             break;
         }
@@ -252,11 +347,54 @@ pub fn play_game(
             break;
         }
         let c = game.to_move();
-        let t0 = Instant::now();
+        let on_clock = timed[c.index()] && !cleanup;
+        let clock = &mut clocks[c.index()];
+        if on_clock {
+            if cfg.send_time_left {
+                if let Err(f) = sides[c.index()].time_left(c, clock.of(c), stop) {
+                    ending = Some(fault_ending(c, f));
+                    break;
+                }
+            }
+            let to_flag = clock.time_to_flag(c).min(1e9);
+            sides[c.index()].limit_next_move(Duration::from_secs_f64(to_flag) + FLAG_GRACE);
+        }
+        let t0 = time.now();
         let reply = sides[c.index()].genmove(&game, c, cleanup, stop);
-        let dt = t0.elapsed();
+        let secs = (time.now() - t0).max(0.0);
+        let dt = Duration::from_secs_f64(secs);
         think[c.index()] += dt;
         genmoves[c.index()] += 1;
+        if on_clock {
+            let to_flag = clock.time_to_flag(c);
+            let slack = clock.charge(c, secs);
+            let u = &mut clock_use[c.index()];
+            u.used += secs;
+            u.moves += 1;
+            u.least_slack = u.least_slack.min(slack);
+            if clock.in_overtime(c) {
+                u.available += match cfg.clock[c.index()] {
+                    TimeSettings::Limited {
+                        overtime: Overtime::Byoyomi { period, .. },
+                        ..
+                    } => period,
+                    TimeSettings::Limited {
+                        overtime: Overtime::Canadian { period, stones },
+                        ..
+                    } => period / stones.max(1) as f64,
+                    _ => 0.0,
+                };
+            }
+            if slack < 0.0 {
+                ending = Some(Ending::TimeOut {
+                    by: c,
+                    what: format!(
+                        "ran out of time: took {secs:.2} s with {to_flag:.2} s to the flag"
+                    ),
+                });
+                break;
+            }
+        }
         let reply = match reply {
             Ok(r) => r,
             Err(f) => {
@@ -349,6 +487,7 @@ pub fn play_game(
         think,
         genmoves,
         playouts,
+        clock: (timed[0] || timed[1]).then_some(clock_use),
     }
 }
 

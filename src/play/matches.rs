@@ -3,9 +3,10 @@
 
 use super::client::ClientError;
 use super::contestant::{Contestant, GtpContestant, LocalContestant};
-use super::game::{play_game, Ending, GameConfig, GameRecord};
+use super::game::{play_game, ClockUse, Ending, GameConfig, GameRecord};
 use super::referee::Referee;
 use super::spec::{make_player, mix_seed, PlayerSpec};
+use crate::clock::{TimeSettings, WallTime};
 use crate::color::Color;
 use crate::score::GameResult;
 use crate::sprt::{Pentanomial, SprtConfig, SprtVerdict};
@@ -15,6 +16,7 @@ use std::fmt;
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Settings of a match against an outside engine.
@@ -37,6 +39,9 @@ pub struct MatchConfig {
     /// A sequential test that ends the match once decided (`games` is
     /// then the most games played); games come in pairs with one seed.
     pub sprt: Option<SprtConfig>,
+    /// The opponent's clock when it differs from Kosumi's (`game.clock`
+    /// gives Kosumi's, for both colours).
+    pub opponent_clock: Option<TimeSettings>,
 }
 
 impl MatchConfig {
@@ -385,6 +390,111 @@ pub struct MatchSummary {
     pub opponent: String,
     /// The sequential test, when the match runs one.
     pub sprt: Option<SprtState>,
+    /// Clock use, in matches with a game clock.
+    pub clock: Option<ClockSummary>,
+}
+
+/// How Kosumi (0) and the opponent (1) used their game clocks over a
+/// match (clean-up moves not counted).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClockSummary {
+    /// The time systems, in `--clock` form.
+    pub settings: String,
+    /// Games counted.
+    pub games: u64,
+    /// The least slack of any move (the worst margin), seconds.
+    pub least_slack: [f64; 2],
+    /// The smallest share of the available time used in a game.
+    pub share_min: [f64; 2],
+    /// The largest share.
+    pub share_max: [f64; 2],
+    /// The sum of the shares (for the mean).
+    pub share_sum: [f64; 2],
+}
+
+impl ClockSummary {
+    /// An empty summary for a match with `cfg`, if either side has a clock.
+    pub fn for_match(cfg: &MatchConfig) -> Option<ClockSummary> {
+        let mine = cfg.game.clock[0];
+        let theirs = cfg.opponent_clock.unwrap_or(mine);
+        if mine == TimeSettings::Unlimited && theirs == TimeSettings::Unlimited {
+            return None;
+        }
+        let settings = if mine == theirs {
+            mine.to_string()
+        } else {
+            format!("{mine}, opponent {theirs}")
+        };
+        Some(ClockSummary {
+            settings,
+            games: 0,
+            least_slack: [f64::INFINITY; 2],
+            share_min: [f64::INFINITY; 2],
+            share_max: [0.0; 2],
+            share_sum: [0.0; 2],
+        })
+    }
+
+    /// Adds one game's clock use, Kosumi's first.
+    pub fn add(&mut self, uses: [ClockUse; 2]) {
+        self.games += 1;
+        for (i, u) in uses.iter().enumerate() {
+            self.least_slack[i] = self.least_slack[i].min(u.least_slack);
+            self.share_min[i] = self.share_min[i].min(u.share());
+            self.share_max[i] = self.share_max[i].max(u.share());
+            self.share_sum[i] += u.share();
+        }
+    }
+
+    /// The mean share of side `i` (0: Kosumi).
+    pub fn share_mean(&self, i: usize) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.share_sum[i] / self.games as f64
+        }
+    }
+
+    fn text(&self) -> String {
+        let side = |i: usize| {
+            if !self.least_slack[i].is_finite() {
+                return "no timed moves".to_string();
+            }
+            format!(
+                "least slack {:.2} s, clock used {:.0}% (min {:.0}%, max {:.0}%)",
+                self.least_slack[i],
+                100.0 * self.share_mean(i),
+                100.0 * self.share_min[i],
+                100.0 * self.share_max[i]
+            )
+        };
+        format!(
+            "clock {} ({} games): Kosumi {}; opponent {}",
+            self.settings,
+            self.games,
+            side(0),
+            side(1)
+        )
+    }
+
+    fn json(&self) -> String {
+        let side = |i: usize| {
+            format!(
+                "{{\"least_slack\":{},\"share_mean\":{},\"share_min\":{},\"share_max\":{}}}",
+                json_f64(self.least_slack[i]),
+                json_f64(self.share_mean(i)),
+                json_f64(self.share_min[i]),
+                json_f64(self.share_max[i])
+            )
+        };
+        format!(
+            "{{\"settings\":{},\"games\":{},\"kosumi\":{},\"opponent\":{}}}",
+            json_str(&self.settings),
+            self.games,
+            side(0),
+            side(1)
+        )
+    }
 }
 
 impl MatchSummary {
@@ -394,6 +504,12 @@ impl MatchSummary {
             return;
         }
         self.add_row(&MatchRow::of(g));
+        // Clock use is not in the table: a resumed match shows it for the
+        // games it played itself.
+        let k = g.kosumi.index();
+        if let (Some(c), Some(uses)) = (self.clock.as_mut(), g.record.clock) {
+            c.add([uses[k], uses[1 - k]]);
+        }
     }
 
     /// Adds one finished game from its table row.
@@ -440,8 +556,12 @@ impl MatchSummary {
             self.per_move(0),
             self.per_move(1)
         );
-        match &self.sprt {
+        let text = match &self.sprt {
             Some(s) => format!("{text}\n{}", s.text()),
+            None => text,
+        };
+        match &self.clock {
+            Some(c) => format!("{text}\n{}", c.text()),
             None => text,
         }
     }
@@ -463,7 +583,7 @@ impl MatchSummary {
         format!(
             "{{\"kind\":\"match\",\"opponent\":{},\"games\":{},\"kosumi\":{},\"as_black\":{},\
              \"as_white\":{},\"void\":{},\"endings\":{},\"seconds_per_move\":\
-             {{\"kosumi\":{},\"opponent\":{}}}{}}}",
+             {{\"kosumi\":{},\"opponent\":{}}}{}{}}}",
             json_str(&self.opponent),
             self.games,
             tally(&self.kosumi),
@@ -475,7 +595,10 @@ impl MatchSummary {
             json_f64(self.per_move(1)),
             self.sprt
                 .as_ref()
-                .map_or(String::new(), |s| format!(",\"sprt\":{}", s.json()))
+                .map_or(String::new(), |s| format!(",\"sprt\":{}", s.json())),
+            self.clock
+                .as_ref()
+                .map_or(String::new(), |c| format!(",\"clock\":{}", c.json()))
         )
     }
 }
@@ -555,6 +678,7 @@ pub fn run_match_from(
     let mut summary = MatchSummary {
         opponent: opp.name(),
         sprt: cfg.sprt.map(SprtState::new),
+        clock: ClockSummary::for_match(cfg),
         ..MatchSummary::default()
     };
     for r in done {
@@ -580,11 +704,16 @@ pub fn run_match_from(
                 env!("CARGO_PKG_VERSION"),
                 cfg.player.describe()
             ),
-        );
+        )
+        .with_clock(cfg.player.lag(), Arc::new(WallTime::new()));
         opp.set_seed(cfg.opponent_seed(index));
+        let mut game = cfg.game.clone();
+        if let Some(o) = cfg.opponent_clock {
+            game.clock[kosumi.opponent().index()] = o;
+        }
         let record = match kosumi {
-            Color::Black => play_game(&cfg.game, &mut me, &mut opp, referee.as_mut(), stop),
-            Color::White => play_game(&cfg.game, &mut opp, &mut me, referee.as_mut(), stop),
+            Color::Black => play_game(&game, &mut me, &mut opp, referee.as_mut(), stop),
+            Color::White => play_game(&game, &mut opp, &mut me, referee.as_mut(), stop),
         };
         if record.ending == Ending::Interrupted {
             break;

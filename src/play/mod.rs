@@ -17,6 +17,17 @@
 //! time-out loses on time (`B+T`/`W+T`); an engine that refuses a legal
 //! move of the other side (its rules differ) makes the game void (`?`).
 //!
+//! With a game clock ([`GameConfig::clock`]) [`play_game`] is also the
+//! timekeeper: each clocked side gets the time settings at the start
+//! (`time_settings`, or `kgs-time_settings` for byo-yomi to engines that
+//! list it), and, when [`GameConfig::send_time_left`] is set, `time_left`
+//! before each move; it runs a [`crate::clock::Clock`] per side on the
+//! wall time each move takes ([`crate::clock::Clock::charge`]), and a side
+//! whose flag falls loses on time; an outside engine that has not answered
+//! by the time its flag falls (plus [`FLAG_GRACE`]) is killed. The clock
+//! stops for the clean-up phase (only the move time-out applies there).
+//! Each record keeps both sides' [`ClockUse`].
+//!
 //! [`run_match`] plays a series against an outside engine with colours
 //! alternating; [`selfplay`] plays deterministic, shardable self-play. Our
 //! players are made by [`make_player`]: the search player
@@ -49,11 +60,14 @@ mod spec;
 mod table;
 
 pub use client::{ClientError, GtpClient};
-pub use contestant::{Contestant, Fault, GtpContestant, LocalContestant, Reply};
-pub use game::{count_finished, play_game, Ending, GameConfig, GameRecord, COUNT_PLAYOUTS};
+pub use contestant::{Contestant, Fault, GtpContestant, LocalContestant, Reply, FLAG_GRACE};
+pub use game::{
+    count_finished, play_game, play_game_timed, ClockUse, Ending, GameConfig, GameRecord,
+    COUNT_PLAYOUTS,
+};
 pub use matches::{
-    append_match_row, prepare_match_out, run_match, run_match_from, MatchConfig, MatchError,
-    MatchGame, MatchRow, MatchSummary, MATCH_TABLE,
+    append_match_row, prepare_match_out, run_match, run_match_from, ClockSummary, MatchConfig,
+    MatchError, MatchGame, MatchRow, MatchSummary, MATCH_TABLE,
 };
 pub use record::{prepare_out_dir, record_to_sgf, run_files, write_atomic};
 pub use referee::Referee;

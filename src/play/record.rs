@@ -29,6 +29,13 @@ pub fn record_to_sgf(
         "Ended by {}; result {} ({}); {} moves{cleanup}.",
         rec.ending, rec.result, rec.scoring, rec.length
     ));
+    if let Some([b, w]) = &rec.clock {
+        c.push_str(&format!(
+            "\nClock: Black {}; White {}.",
+            b.describe(),
+            w.describe()
+        ));
+    }
     let info = GameInfo {
         black: Some(rec.names[0].clone()),
         white: Some(rec.names[1].clone()),

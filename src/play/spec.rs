@@ -40,6 +40,11 @@ pub struct PlayerSpec {
     /// Dynamic komi per handicap stone (`None`: the search's default; see
     /// [`crate::mcts::search_komi`]).
     pub dyn_komi: Option<f32>,
+    /// The longest think for one move (`None`: the search's default).
+    pub max_move_time: Option<f64>,
+    /// Lag charged to our own clock per move (`None`: the search's
+    /// default).
+    pub lag: Option<f64>,
 }
 
 impl PlayerSpec {
@@ -57,7 +62,18 @@ impl PlayerSpec {
         if let Some(k) = self.dyn_komi {
             d.push_str(&format!(" dyn-komi={k}"));
         }
+        if let Some(t) = self.max_move_time {
+            d.push_str(&format!(" max-move-time={t}"));
+        }
+        if let Some(l) = self.lag {
+            d.push_str(&format!(" lag={l}"));
+        }
         d
+    }
+
+    /// The lag our player charges its own clock per move.
+    pub fn lag(&self) -> f64 {
+        self.lag.unwrap_or(SearchConfig::default().lag_margin)
     }
 }
 
@@ -79,6 +95,12 @@ pub fn make_player(spec: &PlayerSpec, seed: u64) -> Box<dyn Player> {
             };
             if let Some(k) = spec.dyn_komi {
                 cfg.dyn_komi_per_stone = k;
+            }
+            if let Some(t) = spec.max_move_time {
+                cfg.max_move_time = t;
+            }
+            if let Some(l) = spec.lag {
+                cfg.lag_margin = l;
             }
             Box::new(MctsPlayer::new(cfg))
         }

@@ -55,8 +55,9 @@ pub fn bench(size: usize, playouts: u64, seed: u64) -> BenchResult {
     let mut total_moves = 0u64;
     let mut black_wins = 0u64;
     let start = Instant::now();
+    let mut b = empty.clone();
     for _ in 0..playouts {
-        let mut b = empty.clone();
+        b.clone_from(&empty);
         total_moves += uniform_playout(&mut b, Color::Black, &mut rng) as u64;
         let (black, white) = area_counts(&b);
         if black as f32 - white as f32 - 7.5 > 0.0 {

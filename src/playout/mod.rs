@@ -7,7 +7,7 @@
 //!   self-atari), the priors of moves entering the tree, and their
 //!   settings ([`PlayoutConfig`], [`PriorConfig`]).
 //! - [`random`]: the uniform draws both use ([`below`], [`random::chance`]).
-//! - [`bench`]: `kosumi bench`, timed uniform playouts.
+//! - [`bench`](mod@bench): `kosumi bench`, timed uniform playouts.
 //!
 //! Nothing here knows the search: `mcts` holds a [`PlayoutConfig`] and a
 //! [`PriorConfig`] and calls in, never the reverse.

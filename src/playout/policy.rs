@@ -378,7 +378,7 @@ pub(crate) fn choose_move<R: Rng>(
             if cfg.uniform_playouts {
                 return Some(p);
             }
-            let open = p.neighbors().iter().filter(|&&q| b.is_empty(q)).count();
+            let open = b.empty_neighbors(p);
             let ok = open >= 2
                 || b.liberties_after(c, p, 2) >= 2
                 || (!p.neighbors().iter().any(|&q| b.get(q) == Some(c))
@@ -474,8 +474,8 @@ pub fn prior(
     let mut escapes = false;
     for q in p.neighbors() {
         match b.get(q) {
-            Some(col) if col == opp && b.liberties(q) == 1 => captured += b.chain_len(q),
-            Some(col) if col == c && b.liberties(q) == 1 => escapes = true,
+            Some(col) if col == opp && b.in_atari(q) => captured += b.chain_len(q),
+            Some(col) if col == c && b.in_atari(q) => escapes = true,
             _ => {}
         }
     }

@@ -13,7 +13,6 @@
 use super::random::below;
 use crate::board::Board;
 use crate::color::Color;
-use crate::point::Point;
 use rand_xoshiro::rand_core::Rng;
 
 /// Plays one benchmark playout on `board` with `to_move` first; returns the
@@ -24,18 +23,7 @@ pub fn uniform_playout<R: Rng>(board: &mut Board, mut to_move: Color, rng: &mut 
     let mut moves = 0;
     let mut passes = 0;
     while moves < max_moves && passes < 2 {
-        let mut k = board.empty_count();
-        let mut chosen = None;
-        while k > 0 {
-            let i = below(rng, k);
-            let p = Point::from_index(board.empty_points()[i] as usize);
-            if board.is_playout_candidate(to_move, p) {
-                chosen = Some(p);
-                break;
-            }
-            k -= 1;
-            board.swap_empties(i, k);
-        }
+        let chosen = board.draw_playout_candidate(to_move, |k| below(rng, k));
         match chosen {
             Some(p) => {
                 board.play_unchecked(to_move, p);

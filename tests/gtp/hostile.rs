@@ -190,7 +190,7 @@ fn a_queued_command_still_gets_its_genmove_in_full() {
             time: None,
             verbose: false,
             ponder: false,
-            version: None,
+            ..kosumi::gtp::Config::default()
         },
         Box::new(kosumi::mcts::MctsPlayer::new(kosumi::mcts::SearchConfig {
             threads: 1,

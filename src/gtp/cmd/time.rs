@@ -45,7 +45,7 @@ pub(crate) fn cmd_kgs_time_settings(e: &mut Engine, r: &Request) -> Result<Strin
             .into())
         }
     };
-    e.clock = Clock::new(settings);
+    e.clock = Clock::new(settings.normalized());
     Ok(String::new())
 }
 

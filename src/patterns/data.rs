@@ -1,0 +1,243 @@
+//! The table of trained gammas: its text format and the built-in copy.
+//!
+//! The format is tab-separated text, one feature a line, sorted by family
+//! (in [`FAMILIES`] order) and key:
+//!
+//! ```text
+//! # kosumi patterns, features v1
+//! # command: kosumi patterns train --games ... --out data/patterns.tsv
+//! # ...more comment lines...
+//! capture\t0\t3.12345e1
+//! large\tcdc307341e2ac055\t1.2e0
+//! ```
+//!
+//! Keys are decimal, but large pattern codes are 16 hexadecimal digits. Gammas
+//! are written with six significant digits, so the file is the same bytes
+//! whenever the same command runs on the same corpus.
+
+use super::features::{Family, MoveFeatures, FAMILIES, N_FAMILIES};
+use super::PatternError;
+use fxhash::FxHashMap;
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+/// The feature version a table must declare in its first line.
+pub const FEATURE_VERSION: &str = "features v1";
+
+/// The built-in table, trained by `kosumi patterns train` (see its header).
+const BUILTIN: &str = include_str!("../../data/patterns.tsv");
+
+/// Trained gammas by family and key.
+#[derive(Clone, Debug, Default)]
+pub struct PatternTable {
+    /// The comment lines at the top (without `# `).
+    pub header: Vec<String>,
+    gammas: FxHashMap<(Family, u64), f32>,
+    counts: [usize; N_FAMILIES],
+}
+
+impl PatternTable {
+    /// An empty table (every gamma 1).
+    pub fn new(header: Vec<String>) -> PatternTable {
+        PatternTable {
+            header,
+            ..PatternTable::default()
+        }
+    }
+
+    /// Sets the gamma of a feature.
+    pub fn insert(&mut self, family: Family, key: u64, gamma: f32) {
+        if self.gammas.insert((family, key), gamma).is_none() {
+            self.counts[family as usize] += 1;
+        }
+    }
+
+    /// The gamma of a feature, if the table has it.
+    pub fn gamma(&self, family: Family, key: u64) -> Option<f32> {
+        self.gammas.get(&(family, key)).copied()
+    }
+
+    /// Number of features in the table.
+    pub fn len(&self) -> usize {
+        self.gammas.len()
+    }
+
+    /// Whether the table has no feature.
+    pub fn is_empty(&self) -> bool {
+        self.gammas.is_empty()
+    }
+
+    /// Number of features of `family`.
+    pub fn count(&self, family: Family) -> usize {
+        self.counts[family as usize]
+    }
+
+    /// The code of the largest large pattern of `f` the table knows.
+    pub fn large_of(&self, f: &MoveFeatures) -> Option<u64> {
+        f.large
+            .iter()
+            .rev()
+            .copied()
+            .find(|&d| d != 0 && self.gammas.contains_key(&(Family::Large, d)))
+    }
+
+    /// The gamma of each family for the move with features `f` (1 where the
+    /// move has no feature of the family or the table lacks it).
+    pub fn move_gammas(&self, f: &MoveFeatures) -> [f32; N_FAMILIES] {
+        let mut out = [1.0f32; N_FAMILIES];
+        for fam in FAMILIES {
+            let key = if fam == Family::Large {
+                self.large_of(f)
+            } else {
+                f.get(fam).map(u64::from)
+            };
+            if let Some(g) = key.and_then(|k| self.gamma(fam, k)) {
+                out[fam as usize] = g;
+            }
+        }
+        out
+    }
+
+    /// The strength of a move: the product of [`PatternTable::move_gammas`].
+    pub fn strength(&self, f: &MoveFeatures) -> f64 {
+        self.move_gammas(f).iter().map(|&g| f64::from(g)).product()
+    }
+
+    /// The table as text (see the module docs).
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for h in &self.header {
+            let _ = writeln!(out, "# {h}");
+        }
+        let mut rows: Vec<(&(Family, u64), &f32)> = self.gammas.iter().collect();
+        rows.sort_by_key(|(k, _)| **k);
+        for ((fam, key), g) in rows {
+            if *fam == Family::Large {
+                let _ = writeln!(out, "{}\t{key:016x}\t{g:.5e}", fam.name());
+            } else {
+                let _ = writeln!(out, "{}\t{key}\t{g:.5e}", fam.name());
+            }
+        }
+        out
+    }
+
+    /// Reads a table written by [`PatternTable::to_text`].
+    ///
+    /// # Errors
+    /// [`PatternError::Table`] for a first line without
+    /// [`FEATURE_VERSION`], an unknown family, an unreadable key or gamma, a
+    /// gamma that is not finite and positive, or a repeated feature.
+    pub fn parse(text: &str) -> Result<PatternTable, PatternError> {
+        let bad = |line: usize, msg: String| PatternError::Table { line, msg };
+        let mut t = PatternTable::default();
+        let first = text.lines().next().unwrap_or("");
+        if !(first.starts_with('#') && first.contains(FEATURE_VERSION)) {
+            return Err(bad(
+                1,
+                format!("first line does not name {FEATURE_VERSION}"),
+            ));
+        }
+        for (i, line) in text.lines().enumerate() {
+            let n = i + 1;
+            if let Some(h) = line.strip_prefix('#') {
+                t.header.push(h.trim_start().to_string());
+                continue;
+            }
+            if line.trim().is_empty() {
+                continue;
+            }
+            let cols: Vec<&str> = line.split('\t').collect();
+            if cols.len() != 3 {
+                return Err(bad(n, format!("expected 3 columns, got {}", cols.len())));
+            }
+            let fam = Family::from_name(cols[0])
+                .ok_or_else(|| bad(n, format!("unknown family '{}'", cols[0])))?;
+            let key = if fam == Family::Large {
+                u64::from_str_radix(cols[1], 16)
+            } else {
+                cols[1].parse::<u64>()
+            }
+            .map_err(|_| bad(n, format!("bad key '{}'", cols[1])))?;
+            let g: f32 = cols[2]
+                .parse()
+                .map_err(|_| bad(n, format!("bad gamma '{}'", cols[2])))?;
+            if !(g.is_finite() && g > 0.0) {
+                return Err(bad(n, format!("gamma {g} not positive")));
+            }
+            if t.gamma(fam, key).is_some() {
+                return Err(bad(n, format!("repeated feature {} {}", cols[0], cols[1])));
+            }
+            t.insert(fam, key, g);
+        }
+        Ok(t)
+    }
+
+    /// The table built into the binary (`data/patterns.tsv`), parsed once.
+    ///
+    /// # Panics
+    /// If the built-in table does not parse (a test guards against it).
+    pub fn builtin() -> &'static PatternTable {
+        static TABLE: OnceLock<PatternTable> = OnceLock::new();
+        TABLE.get_or_init(|| PatternTable::parse(BUILTIN).expect("built-in pattern table"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_table_parses_and_is_not_trivial() {
+        let t = PatternTable::builtin();
+        assert!(t.header.iter().any(|h| h.contains("patterns train")));
+        for fam in FAMILIES {
+            assert!(t.count(fam) > 0, "no {} feature", fam.name());
+        }
+        assert!(t.count(Family::Shape3) > 500, "{}", t.count(Family::Shape3));
+        assert!(t.count(Family::Large) > 1000, "{}", t.count(Family::Large));
+        // Trained, not flat: a capture that saves a chain beats a
+        // self-atari of three stones by far.
+        let save = t.gamma(Family::Capture, 1).expect("capture 1");
+        let bad = t.gamma(Family::SelfAtari, 2).expect("self-atari 2");
+        assert!(save > 10.0 * bad, "{save} vs {bad}");
+    }
+
+    #[test]
+    fn text_round_trips() {
+        let mut t = PatternTable::new(vec![format!("kosumi patterns, {FEATURE_VERSION}")]);
+        t.insert(Family::Capture, 0, 30.5);
+        t.insert(Family::Large, 0x4a3c_3a2b_9d0b_0ef1, 0.125);
+        t.insert(Family::Edge, 1, 0.5);
+        let text = t.to_text();
+        let back = PatternTable::parse(&text).expect("parse");
+        assert_eq!(back.to_text(), text);
+        assert_eq!(
+            back.gamma(Family::Large, 0x4a3c_3a2b_9d0b_0ef1),
+            Some(0.125)
+        );
+        assert!(text
+            .lines()
+            .nth(1)
+            .expect("row")
+            .starts_with("capture\t0\t3.05"));
+    }
+
+    #[test]
+    fn bad_tables_are_errors() {
+        let head = format!("# {FEATURE_VERSION}\n");
+        for body in [
+            "capture\t0\n",
+            "nonsense\t0\t1.0\n",
+            "capture\tx\t1.0\n",
+            "capture\t0\t-1.0\n",
+            "capture\t0\tNaN\n",
+            "capture\t0\t1.0\ncapture\t0\t2.0\n",
+        ] {
+            assert!(
+                PatternTable::parse(&format!("{head}{body}")).is_err(),
+                "{body:?}"
+            );
+        }
+        assert!(PatternTable::parse("capture\t0\t1.0\n").is_err());
+    }
+}

@@ -1,0 +1,457 @@
+//! Shape codes around a point: the 3x3 square with the liberty status (one,
+//! two, more) of the four orthogonal neighbours, and larger patterns (the points within a
+//! distance of 3 to 14 in Coulom's measure `dx + dy + max(dx, dy)`: from
+//! the 3x3 square to roughly a diamond of radius 7). Both are read relative to the side to move (own,
+//! opponent), so a shape and its colour-swapped twin with the other side to
+//! move read the same, and both are made canonical under the 8 symmetries of
+//! the square (the smallest code over the 8 transforms).
+//!
+//! Cell states: 0 empty, 1 own stone, 2 opponent stone, 3 off the board.
+
+use crate::board::Board;
+use crate::color::Color;
+use crate::point::Point;
+use std::sync::OnceLock;
+
+/// The 8 symmetries of the square as functions of an offset `(dx, dy)`:
+/// identity, the three rotations, and the four reflections.
+/// A symmetry of the square, as a map of offsets.
+type Transform = fn(i32, i32) -> (i32, i32);
+
+const TRANSFORMS: [Transform; 8] = [
+    |x, y| (x, y),
+    |x, y| (-y, x),
+    |x, y| (-x, -y),
+    |x, y| (y, -x),
+    |x, y| (-x, y),
+    |x, y| (x, -y),
+    |x, y| (y, x),
+    |x, y| (-y, -x),
+];
+
+/// Orthogonal neighbours first (N, E, S, W), then diagonals (NE, SE, SW, NW):
+/// the order of the cells in a 3x3 code.
+const SQUARE: [(i32, i32); 8] = [
+    (0, -1),
+    (1, 0),
+    (0, 1),
+    (-1, 0),
+    (1, -1),
+    (1, 1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// Bits of a raw 3x3 code: 4 bits per orthogonal cell (state, then the
+/// atari bit at 4 and the two-liberty bit at 8), 2 bits per diagonal cell.
+pub const SHAPE3_BITS: u32 = 24;
+
+/// Where cell `i` of [`SQUARE`] sits in a raw 3x3 code, and its width mask.
+#[inline]
+fn cell_slot(i: usize) -> (u32, u32) {
+    if i < 4 {
+        (4 * i as u32, 15)
+    } else {
+        (16 + 2 * (i as u32 - 4), 3)
+    }
+}
+
+/// The distance that orders the points of the large patterns: Coulom's
+/// `dx + dy + max(dx, dy)`, whose balls are rounder than diamonds.
+#[inline]
+pub fn pattern_distance(dx: i32, dy: i32) -> i32 {
+    let (ax, ay) = (dx.abs(), dy.abs());
+    ax + ay + ax.max(ay)
+}
+
+/// The sizes of the large patterns: the points within these distances
+/// ([`pattern_distance`]) of the move, smallest first. Size 3 is the 3x3
+/// square without atari bits.
+pub const PATTERN_SIZES: [i32; 12] = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
+
+/// Number of large pattern sizes.
+pub const LEVELS: usize = PATTERN_SIZES.len();
+
+/// The state of `(x + dx, y + dy)` for the side `me`: 0 empty, 1 own, 2
+/// opponent, 3 off the board.
+#[inline]
+fn state_at(board: &Board, me: Color, x: i32, y: i32) -> u8 {
+    let n = board.size() as i32;
+    if x < 0 || y < 0 || x >= n || y >= n {
+        return 3;
+    }
+    match board.get(Point::new(x as usize, y as usize)) {
+        None => 0,
+        Some(c) if c == me => 1,
+        Some(_) => 2,
+    }
+}
+
+/// The raw (not canonical) 3x3 code around the empty point `p` for the side
+/// to move `me`: each cell's state, and for a stone next to `p` whether its
+/// chain has one liberty or two.
+pub fn shape3_raw(board: &Board, me: Color, p: Point) -> u32 {
+    let (x, y) = (p.x() as i32, p.y() as i32);
+    let mut code = 0u32;
+    for (i, &(dx, dy)) in SQUARE.iter().enumerate() {
+        let mut cell = state_at(board, me, x + dx, y + dy) as u32;
+        if i < 4 && (cell == 1 || cell == 2) {
+            let q = Point::new((x + dx) as usize, (y + dy) as usize);
+            match board.liberties(q) {
+                1 => cell |= 4,
+                2 => cell |= 8,
+                _ => {}
+            }
+        }
+        code |= cell << cell_slot(i).0;
+    }
+    code
+}
+
+/// For each transform, where each of the 8 square cells goes.
+fn square_perms() -> &'static [[usize; 8]; 8] {
+    static PERMS: OnceLock<[[usize; 8]; 8]> = OnceLock::new();
+    PERMS.get_or_init(|| {
+        let mut perms = [[0usize; 8]; 8];
+        for (t, f) in TRANSFORMS.iter().enumerate() {
+            for (i, &(dx, dy)) in SQUARE.iter().enumerate() {
+                let to = f(dx, dy);
+                perms[t][i] = SQUARE.iter().position(|&o| o == to).expect("a symmetry");
+            }
+        }
+        perms
+    })
+}
+
+/// A raw 3x3 code under the transform given by `perm`.
+fn transform_shape3(code: u32, perm: &[usize; 8]) -> u32 {
+    let mut out = 0u32;
+    for shift in [SHAPE3_BITS, SHAPE3_BITS + 4] {
+        let marker = (code >> shift) & 15;
+        if marker != 0 {
+            out |= (perm[marker as usize - 1] as u32 + 1) << shift;
+        }
+    }
+    for (i, &to) in perm.iter().enumerate() {
+        let (from_shift, mask) = cell_slot(i);
+        let cell = (code >> from_shift) & mask;
+        out |= cell << cell_slot(to).0;
+    }
+    out
+}
+
+/// Swaps own and opponent in a raw 3x3 code (the same cells seen by the
+/// other side).
+pub fn swap_shape3(code: u32) -> u32 {
+    let mut out = code & (255 << SHAPE3_BITS);
+    for i in 0..8 {
+        let (shift, mask) = cell_slot(i);
+        let cell = (code >> shift) & mask;
+        let state = match cell & 3 {
+            1 => 2,
+            2 => 1,
+            other => other,
+        };
+        out |= ((cell & !3) | state) << shift;
+    }
+    out
+}
+
+/// The canonical form of a raw 3x3 code: the smallest code among its 8
+/// transforms.
+pub fn canonical_shape3(raw: u32) -> u32 {
+    square_perms()
+        .iter()
+        .map(|p| transform_shape3(raw, p))
+        .min()
+        .expect("8 transforms")
+}
+
+/// The canonical 3x3 code around the empty point `p` for the side to move,
+/// with the cell of the previous move `last` marked (4 bits above the
+/// [`SHAPE3_BITS`]: 0 when `last` is not one of the 8 cells, else its
+/// index in the square plus 1).
+pub fn shape3_with_last(board: &Board, me: Color, p: Point, last: Option<Point>) -> u32 {
+    shape3_with_moves(board, me, p, last, None)
+}
+
+/// As [`shape3_with_last`], with the cell of the move before the previous
+/// one marked too (the next 4 bits).
+pub fn shape3_with_moves(
+    board: &Board,
+    me: Color,
+    p: Point,
+    last: Option<Point>,
+    last2: Option<Point>,
+) -> u32 {
+    let mut raw = shape3_raw(board, me, p);
+    for (q, shift) in [(last, SHAPE3_BITS), (last2, SHAPE3_BITS + 4)] {
+        let Some(q) = q else {
+            continue;
+        };
+        let (dx, dy) = (q.x() as i32 - p.x() as i32, q.y() as i32 - p.y() as i32);
+        if let Some(i) = SQUARE.iter().position(|&o| o == (dx, dy)) {
+            raw |= (i as u32 + 1) << shift;
+        }
+    }
+    canonical_shape3(raw)
+}
+
+/// The canonical 3x3 code around the empty point `p` for the side to move.
+pub fn shape3(board: &Board, me: Color, p: Point) -> u32 {
+    canonical_shape3(shape3_raw(board, me, p))
+}
+
+/// The large-pattern geometry: offsets ordered by distance, where each
+/// transform sends each offset, and the Zobrist-style keys per offset and
+/// state.
+struct Geometry {
+    offsets: Vec<(i32, i32)>,
+    /// Number of offsets within each of [`PATTERN_SIZES`].
+    within: [usize; LEVELS],
+    /// `perm[t][k]`: the index of offset k under transform t.
+    perm: [Vec<u16>; 8],
+    /// `keys[k * 4 + state]`.
+    keys: Vec<u64>,
+}
+
+/// A fixed 64-bit mixing step (splitmix64), for the pattern keys. Changing
+/// the seed or this function changes every pattern code, so the built-in
+/// table would have to be retrained (a test pins one code).
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn geometry() -> &'static Geometry {
+    static G: OnceLock<Geometry> = OnceLock::new();
+    G.get_or_init(|| {
+        let max = PATTERN_SIZES[LEVELS - 1];
+        let mut offsets = Vec::new();
+        for d in 1..=max {
+            for dy in -max..=max {
+                for dx in -max..=max {
+                    if (dx, dy) != (0, 0) && pattern_distance(dx, dy) == d {
+                        offsets.push((dx, dy));
+                    }
+                }
+            }
+        }
+        let within = PATTERN_SIZES.map(|size| {
+            offsets
+                .iter()
+                .filter(|&&(dx, dy)| pattern_distance(dx, dy) <= size)
+                .count()
+        });
+        let perm: [Vec<u16>; 8] = std::array::from_fn(|t| {
+            offsets
+                .iter()
+                .map(|&(dx, dy)| {
+                    let to = TRANSFORMS[t](dx, dy);
+                    offsets.iter().position(|&o| o == to).expect("a symmetry") as u16
+                })
+                .collect()
+        });
+        let mut seed = 0x6B6F_7375_6D69_0001u64; // "kosumi" + 1
+        let keys = (0..offsets.len() * 4)
+            .map(|_| splitmix64(&mut seed))
+            .collect();
+        Geometry {
+            offsets,
+            within,
+            perm,
+            keys,
+        }
+    })
+}
+
+/// The canonical codes of the large patterns around the empty point `p` for
+/// the side to move, one per size of [`PATTERN_SIZES`] (smallest first).
+/// The size's index is in the top 4 bits of each code, so codes of
+/// different sizes never meet, and no code is 0.
+pub fn large_patterns(board: &Board, me: Color, p: Point) -> [u64; LEVELS] {
+    let g = geometry();
+    let (x, y) = (p.x() as i32, p.y() as i32);
+    let mut states = [0u8; 256];
+    for (k, &(dx, dy)) in g.offsets.iter().enumerate() {
+        states[k] = state_at(board, me, x + dx, y + dy);
+    }
+    let mut best = [u64::MAX; LEVELS];
+    for perm in &g.perm {
+        let mut h = 0u64;
+        let mut k = 0;
+        for (level, &end) in g.within.iter().enumerate() {
+            while k < end {
+                h ^= g.keys[perm[k] as usize * 4 + states[k] as usize];
+                k += 1;
+            }
+            let code = (h >> 4) | ((level as u64 + 1) << 60);
+            if code < best[level] {
+                best[level] = code;
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(diagram: &str) -> Board {
+        Board::from_diagram(diagram).expect("diagram")
+    }
+
+    /// The 8 transforms of a diagram board (x, y) -> t(x, y) about the centre.
+    fn transformed(b: &Board, t: usize) -> Board {
+        let n = b.size() as i32;
+        let mut out = Board::new(b.size()).expect("size");
+        let c = n - 1;
+        for p in b.points() {
+            if let Some(col) = b.get(p) {
+                let (dx, dy) = (2 * p.x() as i32 - c, 2 * p.y() as i32 - c);
+                let (tx, ty) = TRANSFORMS[t](dx, dy);
+                let q = Point::new(((tx + c) / 2) as usize, ((ty + c) / 2) as usize);
+                out.set(q, Some(col)).expect("set");
+            }
+        }
+        out
+    }
+
+    fn transform_point(p: Point, n: usize, t: usize) -> Point {
+        let c = n as i32 - 1;
+        let (dx, dy) = (2 * p.x() as i32 - c, 2 * p.y() as i32 - c);
+        let (tx, ty) = TRANSFORMS[t](dx, dy);
+        Point::new(((tx + c) / 2) as usize, ((ty + c) / 2) as usize)
+    }
+
+    fn swapped(b: &Board) -> Board {
+        let mut out = Board::new(b.size()).expect("size");
+        for p in b.points() {
+            if let Some(col) = b.get(p) {
+                out.set(p, Some(col.opponent())).expect("set");
+            }
+        }
+        out
+    }
+
+    const SAMPLE: &str = "
+        . . . . . . .
+        . X O . . . .
+        . O X X . . .
+        . . . . O . .
+        . X . O X . .
+        . . . . . . .
+        . . . . . . .
+    ";
+
+    #[test]
+    fn shapes_are_invariant_under_symmetries_and_colour_swap() {
+        let b = board(SAMPLE);
+        let n = b.size();
+        let mut distinct = std::collections::BTreeSet::new();
+        for p in b.points().filter(|&p| b.is_empty(p)) {
+            let s = shape3(&b, Color::Black, p);
+            let d = large_patterns(&b, Color::Black, p);
+            distinct.insert(d[LEVELS - 1]);
+            for t in 0..8 {
+                let bt = transformed(&b, t);
+                let q = transform_point(p, n, t);
+                assert_eq!(shape3(&bt, Color::Black, q), s, "3x3 at {p:?}, t {t}");
+                assert_eq!(
+                    large_patterns(&bt, Color::Black, q),
+                    d,
+                    "large at {p:?}, t {t}"
+                );
+                let sw = swapped(&bt);
+                assert_eq!(shape3(&sw, Color::White, q), s, "swap 3x3 {p:?} t {t}");
+                assert_eq!(large_patterns(&sw, Color::White, q), d, "swap large {p:?}");
+            }
+        }
+        // The codes still tell shapes apart.
+        assert!(
+            distinct.len() > 10,
+            "only {} distinct large patterns",
+            distinct.len()
+        );
+    }
+
+    #[test]
+    fn own_and_opponent_differ_and_atari_shows() {
+        let b = board(
+            "
+            . . . . .
+            . . X . .
+            . . . . .
+            . . . . .
+            . . . . .
+        ",
+        );
+        let p = Point::new(2, 2);
+        assert_ne!(shape3(&b, Color::Black, p), shape3(&b, Color::White, p));
+        let raw = shape3_raw(&b, Color::Black, p);
+        assert_eq!(swap_shape3(raw), shape3_raw(&b, Color::White, p));
+        // The same stone in atari gives another code.
+        let a = board(
+            "
+            . . O . .
+            . O X O .
+            . . . . .
+            . . . . .
+            . . . . .
+        ",
+        );
+        assert_eq!(shape3_raw(&a, Color::Black, p) & 15, 1 | 4);
+        assert_eq!(shape3_raw(&b, Color::Black, p) & 15, 1);
+        // And with two liberties, another again.
+        let two = board(
+            "
+            . . O . .
+            . O X . .
+            . . . . .
+            . . . . .
+            . . . . .
+        ",
+        );
+        assert_eq!(shape3_raw(&two, Color::Black, p) & 15, 1 | 8);
+        assert_ne!(shape3(&two, Color::Black, p), shape3(&a, Color::Black, p));
+    }
+
+    #[test]
+    fn previous_move_marker_follows_the_symmetries() {
+        let b = Board::new(9).expect("size");
+        let p = Point::new(4, 4);
+        let north = shape3_with_last(&b, Color::Black, p, Some(Point::new(4, 3)));
+        let east = shape3_with_last(&b, Color::Black, p, Some(Point::new(5, 4)));
+        let diag = shape3_with_last(&b, Color::Black, p, Some(Point::new(5, 5)));
+        let far = shape3_with_last(&b, Color::Black, p, Some(Point::new(0, 0)));
+        assert_eq!(north, east);
+        assert_ne!(north, diag);
+        assert_eq!(far, shape3(&b, Color::Black, p));
+        assert_ne!(north, far);
+        // Both previous moves: the pair's geometry counts, not its turn.
+        let (n, e, s) = (Point::new(4, 3), Point::new(5, 4), Point::new(4, 5));
+        let ne = shape3_with_moves(&b, Color::Black, p, Some(n), Some(e));
+        let en = shape3_with_moves(&b, Color::Black, p, Some(e), Some(n));
+        let ns = shape3_with_moves(&b, Color::Black, p, Some(n), Some(s));
+        assert_eq!(ne, en);
+        assert_ne!(ne, ns);
+        assert_ne!(ne, north);
+    }
+
+    #[test]
+    fn pattern_sizes_nest_and_codes_are_pinned() {
+        let b = Board::new(19).expect("size");
+        let d = large_patterns(&b, Color::Black, Point::new(9, 9));
+        for (i, code) in d.iter().enumerate() {
+            assert_eq!(code >> 60, i as u64 + 1);
+        }
+        assert_eq!(geometry().within[0], 8);
+        assert!(geometry().offsets.len() < 256);
+        // Pinned: the built-in table depends on these codes.
+        assert_eq!(format!("{:016x}", d[LEVELS - 1]), "cdc307341e2ac055");
+    }
+}
