@@ -51,7 +51,7 @@ impl MatchConfig {
         let g = &self.game;
         format!(
             "size={} komi={} handicap={} rules={} max-moves={} cleanup={} move-timeout={:?} \
-             player={} seed={} games={} opponent={:?} referee={:?} sprt={}",
+             clock={:?} time-left={} player={} seed={} games={} opponent={:?} referee={:?} sprt={}",
             g.size,
             g.komi,
             g.handicap,
@@ -59,6 +59,8 @@ impl MatchConfig {
             g.max_moves,
             if g.cleanup { "on" } else { "off" },
             g.move_timeout,
+            g.clock,
+            g.send_time_left,
             self.player.describe().replace(' ', ","),
             self.seed,
             self.games,
