@@ -43,8 +43,10 @@
 //! - `referee`: [`Referee`], scoring with an outside engine's `final_score`.
 //! - `game`: [`GameConfig`], [`play_game`], [`Ending`], [`GameRecord`].
 //! - `record`: [`record_to_sgf`], [`write_atomic`].
-//! - `matches`: [`MatchConfig`], [`run_match`], [`MatchSummary`],
+//! - `match_table`: [`MatchConfig`], [`MatchGame`], the SPRT state, the
+//!   rows of a match's table `match.tsv` ([`MatchRow`], resuming), and
 //!   [`MatchError`].
+//! - `matches`: [`run_match`], [`MatchSummary`] with its clock use.
 //! - `table`: self-play table rows and summaries (re-exported by
 //!   [`selfplay`]).
 //! - [`selfplay`]: self-play runs and the merging of their tables.
@@ -52,6 +54,7 @@
 pub mod client;
 mod contestant;
 mod game;
+mod match_table;
 mod matches;
 mod record;
 mod referee;
@@ -65,10 +68,11 @@ pub use game::{
     count_finished, play_game, play_game_timed, ClockUse, Ending, GameConfig, GameRecord,
     COUNT_PLAYOUTS,
 };
-pub use matches::{
-    append_match_row, prepare_match_out, run_match, run_match_from, ClockSummary, MatchConfig,
-    MatchError, MatchGame, MatchRow, MatchSummary, MATCH_TABLE,
+pub use match_table::{
+    append_match_row, prepare_match_out, MatchConfig, MatchError, MatchGame, MatchRow, SprtState,
+    MATCH_TABLE,
 };
+pub use matches::{run_match, run_match_from, ClockSummary, MatchSummary};
 pub use record::{prepare_out_dir, record_to_sgf, run_files, write_atomic};
 pub use referee::Referee;
 pub use spec::{make_player, mix_seed, PlayerKind, PlayerSpec};

@@ -22,7 +22,10 @@ use super::contestant::LocalContestant;
 use super::game::{play_game, Ending, GameConfig, GameRecord};
 use super::record::{record_to_sgf, write_atomic};
 use super::spec::{make_player, mix_seed, PlayerSpec};
-pub use super::table::{GameLine, SelfplaySummary, Summarized};
+use super::table::{read_table, table_rows};
+pub use super::table::{
+    sgf_index, summarize, GameLine, SelfplayError, SelfplaySummary, Summarized,
+};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Write;
@@ -191,44 +194,6 @@ impl GameLine {
     }
 }
 
-/// Why self-play or a summary failed.
-#[derive(Debug)]
-pub enum SelfplayError {
-    /// A file or directory could not be read or written.
-    Io(PathBuf, std::io::Error),
-    /// A table row or header is malformed (file, line, what).
-    Parse(PathBuf, usize, String),
-    /// Tables from runs with different settings, or disagreeing games.
-    Mixed(String),
-    /// No table in the directories given.
-    NoTables,
-    /// The settings fail [`GameConfig::check`].
-    Config(String),
-    /// The output directory holds another run's files (the directory, what
-    /// was found).
-    OutInUse(PathBuf, String),
-}
-
-impl fmt::Display for SelfplayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SelfplayError::Io(p, e) => write!(f, "{}: {e}", p.display()),
-            SelfplayError::Parse(p, l, e) => write!(f, "{}:{l}: {e}", p.display()),
-            SelfplayError::Mixed(e) => f.write_str(e),
-            SelfplayError::NoTables => f.write_str("no selfplay-*.tsv table found"),
-            SelfplayError::Config(e) => f.write_str(e),
-            SelfplayError::OutInUse(d, what) => write!(
-                f,
-                "{} holds another run's files ({what}); give a new --out directory, \
-                 or delete those files to start over (the same settings resume a run)",
-                d.display()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SelfplayError {}
-
 /// Plays this shard's games with `cfg.jobs` games at a time, writing each
 /// SGF and then its table row as the game finishes, and calling `on_game`
 /// (in the calling thread) after each. Stops starting games when `stop` is
@@ -344,57 +309,6 @@ pub fn run(
     }
 }
 
-/// The game index of a record name `game-NNNNNN.sgf`.
-pub fn sgf_index(name: &str) -> Option<usize> {
-    let digits = name.strip_prefix("game-")?.strip_suffix(".sgf")?;
-    if digits.len() < 6 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse().ok()
-}
-
-/// The settings line of a table's text, and its complete rows (a last row
-/// without its newline, torn by a kill, is left out).
-///
-/// # Errors
-/// [`SelfplayError::Parse`] for a malformed row or no settings line.
-fn table_rows(f: &Path, text: &str) -> Result<(String, Vec<GameLine>), SelfplayError> {
-    let mut settings = None;
-    let mut rows = Vec::new();
-    let complete = text.ends_with('\n');
-    let lines: Vec<&str> = text.lines().collect();
-    for (i, line) in lines.iter().enumerate() {
-        if let Some(s) = line.strip_prefix("# settings: ") {
-            settings = Some(s.to_string());
-            continue;
-        }
-        if line.starts_with('#') || line.starts_with("index\t") || line.trim().is_empty() {
-            continue;
-        }
-        if settings.is_none() {
-            return Err(SelfplayError::Parse(
-                f.to_path_buf(),
-                i + 1,
-                "no '# settings:' header before the rows".into(),
-            ));
-        }
-        if !complete && i + 1 == lines.len() {
-            continue;
-        }
-        rows.push(
-            GameLine::parse(line).map_err(|e| SelfplayError::Parse(f.to_path_buf(), i + 1, e))?,
-        );
-    }
-    match settings {
-        Some(s) => Ok((s, rows)),
-        None => Err(SelfplayError::Parse(
-            f.to_path_buf(),
-            1,
-            "no '# settings:' header".into(),
-        )),
-    }
-}
-
 /// Whether `name` is a temporary file of [`write_atomic`] for a record or
 /// a table whose writer no longer runs (a kill left it). Only where
 /// `/proc` tells which processes run; elsewhere temporaries stay.
@@ -466,139 +380,6 @@ fn prepare_out(cfg: &SelfplayConfig) -> Result<BTreeMap<usize, GameLine>, Selfpl
         })
         .map(|l| (l.index, l))
         .collect())
-}
-
-/// The text of a table (a regular file of at most
-/// [`crate::files::MAX_FILE_BYTES`]).
-fn read_table(f: &Path) -> Result<String, SelfplayError> {
-    let bytes =
-        crate::files::read_capped(f).map_err(|e| SelfplayError::Io(f.to_path_buf(), e.into()))?;
-    String::from_utf8(bytes)
-        .map_err(|_| SelfplayError::Parse(f.to_path_buf(), 1, "not UTF-8 text".into()))
-}
-
-/// Reads every `selfplay-*.tsv` table in `dirs` and merges them: tables
-/// must share their settings; a game found twice is counted once (and
-/// must agree). Games are counted by their rows; records and rows are
-/// reconciled per directory: a record without a row (a kill between the
-/// record and its row; a resumed run plays it again) is not counted but
-/// reported in [`Summarized::unrecorded`], a row without its record in
-/// [`Summarized::missing`].
-///
-/// # Errors
-/// [`SelfplayError`] for unreadable files, malformed rows, mixed settings,
-/// disagreeing duplicates, or no table at all.
-pub fn summarize(dirs: &[PathBuf]) -> Result<Summarized, SelfplayError> {
-    let mut files = Vec::new();
-    // Records and rows by directory and game, to reconcile the two.
-    let mut records = std::collections::BTreeSet::new();
-    let mut rows = std::collections::BTreeSet::new();
-    for d in dirs {
-        let rd = std::fs::read_dir(d).map_err(|e| SelfplayError::Io(d.clone(), e))?;
-        for entry in rd {
-            let entry = entry.map_err(|e| SelfplayError::Io(d.clone(), e))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with("selfplay-") && name.ends_with(".tsv") {
-                files.push(entry.path());
-            } else if let Some(i) = sgf_index(&name) {
-                records.insert((d.clone(), i));
-            }
-        }
-    }
-    files.sort();
-    if files.is_empty() {
-        return Err(SelfplayError::NoTables);
-    }
-    let mut settings: Option<(String, PathBuf)> = None;
-    let mut games: BTreeMap<usize, (GameLine, PathBuf)> = BTreeMap::new();
-    let mut duplicates = 0;
-    let mut torn = 0;
-    for f in &files {
-        let text = read_table(f)?;
-        let mut have_settings = false;
-        let complete = text.ends_with('\n');
-        let lines: Vec<&str> = text.lines().collect();
-        for (i, line) in lines.iter().enumerate() {
-            let lineno = i + 1;
-            if let Some(s) = line.strip_prefix("# settings: ") {
-                match &settings {
-                    None => settings = Some((s.to_string(), f.clone())),
-                    Some((s0, f0)) if s0 != s => {
-                        return Err(SelfplayError::Mixed(format!(
-                            "different settings in {} ({s0}) and {} ({s})",
-                            f0.display(),
-                            f.display()
-                        )))
-                    }
-                    Some(_) => {}
-                }
-                have_settings = true;
-                continue;
-            }
-            if !have_settings && !line.starts_with('#') {
-                return Err(SelfplayError::Parse(
-                    f.clone(),
-                    lineno,
-                    "no '# settings:' header before the rows".into(),
-                ));
-            }
-            if line.starts_with('#') || line.starts_with("index\t") || line.trim().is_empty() {
-                continue;
-            }
-            if !complete && i + 1 == lines.len() {
-                torn += 1;
-                continue;
-            }
-            let g =
-                GameLine::parse(line).map_err(|e| SelfplayError::Parse(f.clone(), lineno, e))?;
-            let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
-            rows.insert((dir, g.index));
-            match games.get(&g.index) {
-                Some((old, p)) => {
-                    if old.result != g.result || old.length != g.length || old.seed != g.seed {
-                        return Err(SelfplayError::Mixed(format!(
-                            "game {} differs between {} and {}",
-                            g.index,
-                            p.display(),
-                            f.display()
-                        )));
-                    }
-                    duplicates += 1;
-                }
-                None => {
-                    games.insert(g.index, (g, f.clone()));
-                }
-            }
-        }
-        if !have_settings {
-            return Err(SelfplayError::Parse(
-                f.clone(),
-                1,
-                "no '# settings:' header".into(),
-            ));
-        }
-    }
-    let settings = settings.map(|s| s.0).unwrap_or_default();
-    let expected = settings
-        .split_whitespace()
-        .find_map(|kv| kv.strip_prefix("games="))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    let mut summary = SelfplaySummary::default();
-    for (g, _) in games.values() {
-        summary.add(g);
-    }
-    Ok(Summarized {
-        summary,
-        settings,
-        tables: files.len(),
-        expected,
-        present: games.len(),
-        duplicates,
-        torn,
-        unrecorded: records.difference(&rows).count(),
-        missing: rows.difference(&records).count(),
-    })
 }
 
 #[cfg(test)]
