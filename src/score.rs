@@ -74,7 +74,7 @@ pub fn area_counts(board: &Board) -> (u32, u32) {
                 }
                 continue;
             }
-            flood_region(board, p, &mut seen, &mut stack, &mut counts);
+            flood_region(board, p, &mut seen, &mut stack, &mut counts, None);
         }
     }
     (counts[0], counts[1])
@@ -103,16 +103,19 @@ fn lone_point_owner(board: &Board, p: Point) -> Option<Option<Color>> {
 }
 
 /// Flood fills the empty region of `p` and credits it to the one colour it
-/// touches, if only one.
+/// touches, if only one, and if it touches no stone marked in `neutral`
+/// (the chains in seki, for territory counts).
 fn flood_region(
     board: &Board,
     p: Point,
     seen: &mut [bool; ARRAY_LEN],
     stack: &mut Vec<Point>,
     counts: &mut [u32; 2],
+    neutral: Option<&[bool; ARRAY_LEN]>,
 ) {
     let mut region = 0u32;
     let mut touches = [false; 2];
+    let mut seki = false;
     seen[p.index()] = true;
     stack.push(p);
     while let Some(q) = stack.pop() {
@@ -122,7 +125,10 @@ fn flood_region(
                 continue;
             }
             match board.get(n) {
-                Some(c) => touches[c.index()] = true,
+                Some(c) => {
+                    touches[c.index()] = true;
+                    seki |= neutral.is_some_and(|m| m[n.index()]);
+                }
                 None => {
                     if !seen[n.index()] {
                         seen[n.index()] = true;
@@ -131,6 +137,9 @@ fn flood_region(
                 }
             }
         }
+    }
+    if seki {
+        return;
     }
     match touches {
         [true, false] => counts[0] += region,
@@ -157,39 +166,14 @@ pub fn territory_counts(board: &Board, neutral: &[Point]) -> (u32, u32) {
         if !board.is_empty(p) || seen[p.index()] {
             continue;
         }
-        let mut region = 0u32;
-        let mut touches = [false; 2];
-        let mut seki = false;
-        seen[p.index()] = true;
-        stack.push(p);
-        while let Some(q) = stack.pop() {
-            region += 1;
-            for n in q.neighbors() {
-                if !board.on_board(n) {
-                    continue;
-                }
-                match board.get(n) {
-                    Some(c) => {
-                        touches[c.index()] = true;
-                        seki |= is_neutral[n.index()];
-                    }
-                    None => {
-                        if !seen[n.index()] {
-                            seen[n.index()] = true;
-                            stack.push(n);
-                        }
-                    }
-                }
-            }
-        }
-        if seki {
-            continue;
-        }
-        match touches {
-            [true, false] => counts[0] += region,
-            [false, true] => counts[1] += region,
-            _ => {}
-        }
+        flood_region(
+            board,
+            p,
+            &mut seen,
+            &mut stack,
+            &mut counts,
+            Some(&is_neutral),
+        );
     }
     (counts[0], counts[1])
 }
