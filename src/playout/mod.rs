@@ -6,6 +6,7 @@
 //! - [`policy`]: the search's playout policy (tactics, 3x3 shapes, no
 //!   self-atari), the priors of moves entering the tree, and their
 //!   settings ([`PlayoutConfig`], [`PriorConfig`]).
+//! - `tactics`: the policy's cheap reading (ladders for atari escapes).
 //! - [`random`]: the uniform draws both use ([`below`], [`random::chance`]).
 //! - [`bench`](mod@bench): `kosumi bench`, timed uniform playouts.
 //!
@@ -15,6 +16,7 @@
 pub mod bench;
 pub mod policy;
 pub mod random;
+pub(crate) mod tactics;
 pub mod uniform;
 
 pub use bench::{bench, BenchResult};

@@ -6,14 +6,18 @@
 //! 1. replies to the last move's tactics (with probability
 //!    [`PlayoutConfig::atari_prob`]): capture the chain that was just played
 //!    or any chain next to it left in atari, and save own chains next to
-//!    the last move that are in atari (extend to a second liberty, or
-//!    capture an attacker in atari);
+//!    the last move that are in atari (extend to a second liberty unless a
+//!    ladder captures the chain anyway, [`PlayoutConfig::ladder_budget`];
+//!    or capture an attacker in atari);
 //! 2. shape (with probability [`PlayoutConfig::pattern_prob`]): an empty
 //!    point next to the last move whose 3x3 neighbourhood is one of the
-//!    [`SHAPES`];
+//!    [`SHAPES`], not a self-atari, and not the extension of a chain in
+//!    atari that a ladder captures anyway;
 //! 3. a random point, drawn uniformly without replacement, that is legal,
 //!    not an eye of the mover, and not a self-atari of two or more stones
-//!    (a single-stone self-atari is refused with probability
+//!    unless reading calls it a snapback or a nakade
+//!    ([`PlayoutConfig::self_atari_reading`]; a self-atari in a seki is none)
+//!    (any other single-stone self-atari is refused with probability
 //!    [`PlayoutConfig::self_atari_reject`]).
 //!
 //! A side with no candidate passes; the playout ends after two passes or
@@ -24,6 +28,7 @@
 //! (the priors); the search holds one of each in its configuration.
 
 use super::random::{below, chance};
+use super::tactics;
 use crate::board::Board;
 use crate::color::Color;
 use crate::point::{Point, ARRAY_LEN, STRIDE};
@@ -47,6 +52,13 @@ pub struct PlayoutConfig {
     /// Use the uniform benchmark playout instead of the policy (for
     /// comparison).
     pub uniform_playouts: bool,
+    /// Ladder steps read for the ladder check of an atari escape (an extension
+    /// that a ladder captures anyway is not played); 0 turns it off.
+    pub ladder_budget: u32,
+    /// Let the random move play a self-atari that reading calls good (a
+    /// snapback, a nakade) whatever its size; other self-ataris of two
+    /// stones or more stay refused.
+    pub self_atari_reading: bool,
 }
 
 impl Default for PlayoutConfig {
@@ -57,6 +69,8 @@ impl Default for PlayoutConfig {
             self_atari_reject: 0.7,
             playout_length: 3,
             uniform_playouts: false,
+            ladder_budget: 20,
+            self_atari_reading: true,
         }
     }
 }
@@ -292,10 +306,14 @@ impl Candidates {
 /// Tactical replies for `c` after the opponent's `last` move: captures of
 /// chains in atari on or next to `last`, and saving moves for `c`'s chains
 /// next to `last` that are in atari.
-fn tactical_replies(b: &Board, c: Color, last: Point, out: &mut Candidates) {
+fn tactical_replies(b: &Board, c: Color, last: Point, cfg: &PlayoutConfig, out: &mut Candidates) {
     let opp = c.opponent();
     let mut around = [last; 5];
     around[1..].copy_from_slice(&last.neighbors());
+    // Own chains in atari already looked at (a chain can touch `last` on
+    // several sides).
+    let mut seen = [last; 5];
+    let mut n_seen = 0;
     for q in around {
         match b.get(q) {
             Some(col) if col == opp => {
@@ -308,7 +326,17 @@ fn tactical_replies(b: &Board, c: Color, last: Point, out: &mut Candidates) {
             Some(_) => {
                 // Our chain in atari: extend, or capture a neighbour in atari.
                 let Some(l) = b.last_liberty(q) else { continue };
-                if playable(b, c, l) && b.liberties_after(c, l, 2) >= 2 {
+                let root = b.chain_root(q);
+                if seen[..n_seen].contains(&root) {
+                    continue;
+                }
+                seen[n_seen] = root;
+                n_seen += 1;
+                if playable(b, c, l)
+                    && b.liberties_after(c, l, 2) >= 2
+                    && (cfg.ladder_budget == 0
+                        || !tactics::extension_is_ladder_dead(b, c, q, cfg.ladder_budget))
+                {
                     out.push(l);
                 }
                 if b.chain_len(q) <= 16 {
@@ -332,14 +360,30 @@ fn tactical_replies(b: &Board, c: Color, last: Point, out: &mut Candidates) {
 
 /// Shape replies for `c`: empty points next to `last` (including the
 /// diagonals) that match a shape and are no self-atari.
-fn shape_replies(b: &Board, c: Color, last: Point, out: &mut Candidates) {
+fn shape_replies(b: &Board, c: Color, last: Point, cfg: &PlayoutConfig, out: &mut Candidates) {
     let i = last.index() as i32;
     for (dx, dy) in OFFSETS {
         let q = Point::from_index((i + dy * STRIDE as i32 + dx) as usize);
-        if b.is_empty(q) && is_shape(b, q) && playable(b, c, q) && b.liberties_after(c, q, 2) >= 2 {
+        if b.is_empty(q)
+            && is_shape(b, q)
+            && playable(b, c, q)
+            && b.liberties_after(c, q, 2) >= 2
+            && !ladder_dead_extension(b, c, q, cfg)
+        {
             out.push(q);
         }
     }
+}
+
+/// Whether `c` on `q` extends an own chain in atari (`q` its last liberty)
+/// that a ladder captures anyway (with [`PlayoutConfig::ladder_budget`]).
+fn ladder_dead_extension(b: &Board, c: Color, q: Point, cfg: &PlayoutConfig) -> bool {
+    cfg.ladder_budget > 0
+        && q.neighbors().iter().any(|&s| {
+            b.get(s) == Some(c)
+                && b.last_liberty(s) == Some(q)
+                && tactics::extension_is_ladder_dead(b, c, s, cfg.ladder_budget)
+        })
 }
 
 /// Picks the playout move for `c`, or `None` to pass. `last` is the
@@ -355,14 +399,14 @@ pub(crate) fn choose_move<R: Rng>(
         if let Some(l) = last {
             if chance(rng, cfg.atari_prob) {
                 let mut cands = Candidates::new();
-                tactical_replies(b, c, l, &mut cands);
+                tactical_replies(b, c, l, cfg, &mut cands);
                 if let Some(p) = cands.pick(rng) {
                     return Some(p);
                 }
             }
             if chance(rng, cfg.pattern_prob) {
                 let mut cands = Candidates::new();
-                shape_replies(b, c, l, &mut cands);
+                shape_replies(b, c, l, cfg, &mut cands);
                 if let Some(p) = cands.pick(rng) {
                     return Some(p);
                 }
@@ -381,6 +425,7 @@ pub(crate) fn choose_move<R: Rng>(
             let open = b.empty_neighbors(p);
             let ok = open >= 2
                 || b.liberties_after(c, p, 2) >= 2
+                || (cfg.self_atari_reading && tactics::good_self_atari(b, c, p))
                 || (!p.neighbors().iter().any(|&q| b.get(q) == Some(c))
                     && !chance(rng, cfg.self_atari_reject));
             if ok {
@@ -658,5 +703,75 @@ mod tests {
         let sa = prior(&b, Color::White, at(&b, "B5"), None, None, &cfg);
         let plain_w = prior(&b, Color::White, at(&b, "D3"), None, None, &cfg);
         assert!(sa.wins / sa.visits < plain_w.wins / plain_w.visits);
+    }
+
+    #[test]
+    fn policy_leaves_a_ladder_dead_chain_and_seki_liberties_alone() {
+        let cfg = PlayoutConfig {
+            atari_prob: 1.0,
+            ..PlayoutConfig::default()
+        };
+        // Black E6 just put White D6 in atari; extending to D5 runs into a
+        // ladder that Black wins, so White never plays D5 as a reply.
+        let ladder = Board::from_diagram(
+            "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . X . . . . .
+            . . X O X . . . .
+            . . . . X . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+        )
+        .unwrap();
+        let d5 = at(&ladder, "D5");
+        let mut extended = 0;
+        for seed in 0..200 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut bb = ladder.clone();
+            let e6 = at(&ladder, "E6");
+            let m = choose_move(&mut bb, Color::White, Some(e6), &mut rng, &cfg);
+            extended += usize::from(m == Some(d5));
+        }
+        // Only the random move (one point in 70 or so) may still land there.
+        assert!(extended < 20, "extended {extended} times in 200");
+        let off = PlayoutConfig {
+            ladder_budget: 0,
+            ..cfg.clone()
+        };
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut bb = ladder.clone();
+        let m = choose_move(
+            &mut bb,
+            Color::White,
+            Some(at(&ladder, "E6")),
+            &mut rng,
+            &off,
+        );
+        assert_eq!(m, Some(d5), "without the ladder check the reply extends");
+        // Shared liberties B7 and B6 of Black A7-A6 and White C7-C6.
+        let seki = Board::from_diagram(
+            "
+            X . O X . . .
+            X . O X . . .
+            O O X X . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .",
+        )
+        .unwrap();
+        for seed in 0..300 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut bb = seki.clone();
+            let m = choose_move(&mut bb, Color::Black, None, &mut rng, &cfg);
+            assert!(m.is_some());
+            assert!(
+                m != Some(at(&seki, "B7")) && m != Some(at(&seki, "B6")),
+                "seed {seed}: {m:?}"
+            );
+        }
     }
 }

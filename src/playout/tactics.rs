@@ -1,0 +1,456 @@
+//! Cheap tactical reading for the playout policy: ladders for atari
+//! escapes, read along one line with a small step budget and no heap
+//! allocation (one copy of the board on the stack per reading).
+//!
+//! The tree's move features have their own, fuller reader
+//! (`patterns::features::ladder_captured`); this one is cut down for
+//! playouts, where it runs many times a second.
+
+use crate::board::Board;
+use crate::color::Color;
+use crate::point::Point;
+
+/// Up to `N` distinct liberties of the chain on the stone `p`, and how many
+/// were found (stops at `N`).
+#[inline]
+pub(crate) fn liberties_upto<const N: usize>(b: &Board, p: Point) -> ([Point; N], usize) {
+    let mut libs = [p; N];
+    let mut n = 0;
+    let mut full = false;
+    b.for_each_stone(p, |s| {
+        if full {
+            return;
+        }
+        for q in s.neighbors() {
+            if b.is_empty(q) && !libs[..n].contains(&q) {
+                if n == N {
+                    full = true;
+                    return;
+                }
+                libs[n] = q;
+                n += 1;
+            }
+        }
+    });
+    if full {
+        (libs, N + 1)
+    } else {
+        (libs, n)
+    }
+}
+
+/// Whether some chain of `c` next to the chain on `p` is in atari (the
+/// chain on `p` could capture it).
+fn touches_atari(b: &Board, p: Point, c: Color) -> bool {
+    let mut found = false;
+    b.for_each_stone(p, |s| {
+        if !found {
+            found = s
+                .neighbors()
+                .iter()
+                .any(|&q| b.get(q) == Some(c) && b.in_atari(q));
+        }
+    });
+    found
+}
+
+/// Whether extending the chain on `p` (in atari, its owner `d` to move) on
+/// its last liberty still loses it to a ladder: the extension leaves it at
+/// most one liberty, or exactly two and the attacker catches it by
+/// repeated ataris. The attacker's line is read greedily, one copy of the
+/// board and no branching: of the two ataris it plays the one that leaves
+/// the defender fewest liberties after the next extension, and only an
+/// atari stone with two liberties or more. The defender gets away when it
+/// can capture a chain next to it that is in atari, when an extension
+/// reaches three liberties or captures something, or when `budget`
+/// (ladder steps) runs out.
+pub(crate) fn escape_fails(b: &Board, d: Color, p: Point, budget: u32) -> bool {
+    let Some(lib) = b.last_liberty(p) else {
+        return false;
+    };
+    match extension(b, d, p, lib) {
+        Some(false) => return false,
+        Some(true) => return true,
+        None => {}
+    }
+    if budget == 0 {
+        return false;
+    }
+    let a = d.opponent();
+    let mut s = b.clone();
+    let mut lib = lib;
+    for _ in 0..budget {
+        s.play_unchecked(d, lib);
+        let (libs, n) = liberties_upto::<2>(&s, p);
+        if n != 2 {
+            return n < 2;
+        }
+        // The attacker's atari: the one leaving the fewest liberties after
+        // the defender extends on the other liberty.
+        let mut best: Option<(usize, Point, Point)> = None;
+        for (at, e) in [(libs[0], libs[1]), (libs[1], libs[0])] {
+            if s.is_ko_recapture(a, at) || s.is_suicide(a, at) || s.liberties_after(a, at, 2) < 2 {
+                continue;
+            }
+            if s.is_suicide(d, e) {
+                // The defender cannot extend after this atari.
+                best = Some((0, at, e));
+                break;
+            }
+            // `at` is one of the liberties counted; the atari fills it.
+            let after = s.liberties_after(d, e, 4).saturating_sub(1);
+            if best.is_none_or(|(k, _, _)| after < k) {
+                best = Some((after, at, e));
+            }
+        }
+        let Some((after, at, e)) = best else {
+            return false;
+        };
+        if after >= 3 {
+            return false;
+        }
+        s.play_unchecked(a, at);
+        if s.get(p) != Some(d) {
+            return true;
+        }
+        match extension(&s, d, p, e) {
+            Some(false) => return false,
+            Some(true) => return true,
+            None => lib = e,
+        }
+    }
+    false
+}
+
+/// The defender's extension of the chain on `p` (of `d`, in atari) on its
+/// last liberty `lib`, judged without playing it: `Some(false)` when the
+/// chain gets away (it can capture a chain next to it in atari, the
+/// extension captures something or reaches three liberties),
+/// `Some(true)` when it stays in atari (or cannot be played), `None` when
+/// it gets exactly two liberties and the ladder goes on.
+fn extension(b: &Board, d: Color, p: Point, lib: Point) -> Option<bool> {
+    let a = d.opponent();
+    if touches_atari(b, p, a) {
+        return Some(false);
+    }
+    if b.is_ko_recapture(d, lib) || b.is_suicide(d, lib) {
+        return Some(true);
+    }
+    if lib
+        .neighbors()
+        .iter()
+        .any(|&q| b.get(q) == Some(a) && b.in_atari(q))
+    {
+        return Some(false);
+    }
+    match b.liberties_after(d, lib, 3) {
+        0 | 1 => Some(true),
+        2 => None,
+        _ => Some(false),
+    }
+}
+
+/// Whether `c` playing on `l` to save its chain on `q` (in atari, `l` its
+/// last liberty) is a wasted move that a ladder captures anyway.
+pub(crate) fn extension_is_ladder_dead(b: &Board, c: Color, q: Point, budget: u32) -> bool {
+    debug_assert_eq!(b.get(q), Some(c));
+    escape_fails(b, c, q, budget)
+}
+
+/// Whether `c` on the empty point `p`, a self-atari that captures nothing,
+/// is still a good move: a snapback, or a nakade (the stones it leaves in
+/// atari, when captured, leave the opponent an eye space of one eye).
+///
+/// Snapback: a single stone whose capture on its liberty `l` leaves the
+/// capturing chain (two stones or more) with no liberty but `p`.
+/// Nakade: the chain on `p` after the move has at most three stones, or
+/// four in a square or a T; it and its liberty `l` are enclosed by the
+/// opponent's stones and the edge; and every opposing chain around has
+/// three liberties or more (a chain short of liberties may be in seki, or
+/// in a race that the self-atari loses).
+pub(crate) fn good_self_atari(b: &Board, c: Color, p: Point) -> bool {
+    let opp = c.opponent();
+    // The chain the move makes, its size and its one liberty.
+    let mut stones = [p; 5];
+    let mut n = 1;
+    let mut lib: Option<Point> = None;
+    let mut roots = [p; 4];
+    let mut n_roots = 0;
+    for q in p.neighbors() {
+        match b.get(q) {
+            None if b.is_empty(q) => {
+                if lib.is_some_and(|l| l != q) {
+                    return false;
+                }
+                lib = Some(q);
+            }
+            Some(col) if col == c => {
+                let r = b.chain_root(q);
+                if roots[..n_roots].contains(&r) {
+                    continue;
+                }
+                roots[n_roots] = r;
+                n_roots += 1;
+                if n + b.chain_len(q) > 4 {
+                    return false;
+                }
+                let mut libs_ok = true;
+                b.for_each_stone(q, |s| {
+                    stones[n] = s;
+                    n += 1;
+                    for t in s.neighbors() {
+                        if b.is_empty(t) && t != p {
+                            if lib.is_some_and(|l| l != t) {
+                                libs_ok = false;
+                            }
+                            lib = Some(t);
+                        }
+                    }
+                });
+                if !libs_ok {
+                    return false;
+                }
+            }
+            Some(_) if b.in_atari(q) => return true, // a capture
+            _ => {}
+        }
+    }
+    let Some(l) = lib else {
+        return false;
+    };
+    let chain = &stones[..n];
+    (n == 1 && snapback(b, c, p, l)) || nakade(b, opp, chain, l)
+}
+
+/// Whether a stone of `c` on `p` (no stone of `c` next to it, one
+/// liberty `l`) is a snapback.
+fn snapback(b: &Board, c: Color, p: Point, l: Point) -> bool {
+    let mut capturers = 0;
+    for q in l.neighbors() {
+        if q == p {
+            continue;
+        }
+        match b.get(q) {
+            None if b.is_empty(q) => return false,
+            None => {}
+            // Another chain of ours that the capture would take too.
+            Some(col) if col == c && b.in_atari(q) => return false,
+            Some(col) if col == c => {}
+            Some(_) => {
+                let (libs, k) = liberties_upto::<2>(b, q);
+                if k > 2 || libs[..k].iter().any(|&t| t != p && t != l) {
+                    return false;
+                }
+                capturers += b.chain_len(q);
+            }
+        }
+    }
+    capturers >= 1
+}
+
+/// Whether the chain `stones` (of the opponent of `opp`, one liberty `l`)
+/// is a nakade: small and in a dead shape, enclosed with `l` by `opp`,
+/// with every chain of `opp` around it holding three liberties or more.
+fn nakade(b: &Board, opp: Color, stones: &[Point], l: Point) -> bool {
+    let n = stones.len();
+    if n > 4 {
+        return false;
+    }
+    if n == 4 {
+        let degree = |s: Point| s.neighbors().iter().filter(|t| stones.contains(t)).count();
+        let mut d = [0; 4];
+        for (k, &s) in stones.iter().enumerate() {
+            d[k] = degree(s);
+        }
+        d.sort_unstable();
+        // A square (2,2,2,2) or a T (1,1,1,3).
+        if d != [2, 2, 2, 2] && d != [1, 1, 1, 3] {
+            return false;
+        }
+    }
+    let mut checked = [l; 16];
+    let mut n_checked = 0;
+    for &s in stones.iter().chain(std::iter::once(&l)) {
+        for t in s.neighbors() {
+            if t == l || stones.contains(&t) || !b.on_board(t) {
+                continue;
+            }
+            if b.get(t) != Some(opp) {
+                return false;
+            }
+            let r = b.chain_root(t);
+            if checked[..n_checked].contains(&r) {
+                continue;
+            }
+            if n_checked < checked.len() {
+                checked[n_checked] = r;
+                n_checked += 1;
+            }
+            if liberties_upto::<2>(b, t).1 < 3 {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(b: &Board, v: &str) -> Point {
+        crate::point::parse_gtp_move(v, b.size())
+            .unwrap()
+            .point()
+            .unwrap()
+    }
+
+    #[test]
+    fn ladder_in_the_open_is_dead_and_a_breaker_saves_it() {
+        // White D6 in atari (black C6, D7, E6): extending to D5 leaves two
+        // liberties (C5, D4) and Black E5 starts a ladder to the lower left.
+        let open = Board::from_diagram(
+            "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . X . . . . .
+            . . X O X . . . .
+            . . . . X . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+        )
+        .unwrap();
+        let q = at(&open, "D6");
+        assert_eq!(open.get(q), Some(Color::White));
+        assert!(extension_is_ladder_dead(&open, Color::White, q, 40));
+        // A white stone on the ladder's path (B3) breaks it.
+        let broken = Board::from_diagram(
+            "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . X . . . . .
+            . . X O X . . . .
+            . . . . X . . . .
+            . . . . . . . . .
+            . O . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+        )
+        .unwrap();
+        assert!(!extension_is_ladder_dead(&broken, Color::White, q, 40));
+        // With no budget the reader gives up: the extension is allowed.
+        assert!(!extension_is_ladder_dead(&open, Color::White, q, 0));
+    }
+
+    #[test]
+    fn liberties_upto_counts_and_stops() {
+        let b = Board::from_diagram(
+            "
+            . . . . .
+            . . . . .
+            . . X . .
+            . . X . .
+            . . . . .",
+        )
+        .unwrap();
+        let (libs, n) = liberties_upto::<8>(&b, at(&b, "C3"));
+        assert_eq!(n, 6);
+        assert!(libs[..n].contains(&at(&b, "C1")));
+        let (_, n) = liberties_upto::<3>(&b, at(&b, "C3"));
+        assert_eq!(n, 4);
+    }
+
+    #[test]
+    fn nakade_self_atari_is_good_and_an_open_one_is_not() {
+        // Black C5-D5 inside White's square eye space of four: C4 (or D4)
+        // makes a bent three in atari whose capture leaves White one eye.
+        let b = Board::from_diagram(
+            "
+            . . . . . . .
+            . O O O O . .
+            . O X X O . .
+            . O . . O . .
+            . O O O O . .
+            . . . . . . .
+            . . . . . . .",
+        )
+        .unwrap();
+        assert!(b.liberties_after(Color::Black, at(&b, "C4"), 2) < 2);
+        assert!(good_self_atari(&b, Color::Black, at(&b, "C4")));
+        assert!(good_self_atari(&b, Color::Black, at(&b, "D4")));
+        // The space opened on the right (no E4): not an eye space.
+        let open = Board::from_diagram(
+            "
+            . . . . . . .
+            . O O O O . .
+            . O X X O . .
+            . O . . . . .
+            . O O O O . .
+            . . . . . . .
+            . . . . . . .",
+        )
+        .unwrap();
+        assert!(!good_self_atari(&open, Color::Black, at(&open, "C4")));
+    }
+
+    #[test]
+    fn snapback_is_good() {
+        // Black C1 is in atari at D1, but White capturing there is left
+        // with the one liberty C1, and Black takes seven stones back.
+        let b = Board::from_diagram(
+            "
+            . . . . .
+            . . . . .
+            X X X X X
+            X O O O O
+            X O . . O",
+        )
+        .unwrap();
+        let c1 = at(&b, "C1");
+        assert!(b.liberties_after(Color::Black, c1, 2) < 2);
+        assert!(snapback(&b, Color::Black, c1, at(&b, "D1")));
+        assert!(good_self_atari(&b, Color::Black, c1));
+        // With a liberty more for White (E3 empty) it is a plain throw-in
+        // next to an open space: neither snapback nor nakade.
+        let b2 = Board::from_diagram(
+            "
+            . . . . .
+            . . . . .
+            X X X X .
+            X O O O O
+            X O . . O",
+        )
+        .unwrap();
+        assert!(!snapback(&b2, Color::Black, c1, at(&b2, "D1")));
+    }
+
+    #[test]
+    fn seki_liberty_is_no_nakade() {
+        // Black A7-A6 and White C7-C6 share their two liberties B7 and B6
+        // (a local seki; White may also connect out at B6, no self-atari):
+        // filling one is a small enclosed self-atari, yet no nakade, since
+        // the chain it fights has two liberties too.
+        let b = Board::from_diagram(
+            "
+            X . O X . . .
+            X . O X . . .
+            O O X X . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .",
+        )
+        .unwrap();
+        for (c, v) in [
+            (Color::Black, "B7"),
+            (Color::Black, "B6"),
+            (Color::White, "B7"),
+        ] {
+            let p = at(&b, v);
+            assert!(b.liberties_after(c, p, 2) < 2, "{v}");
+            assert!(!good_self_atari(&b, c, p), "{c:?} {v}");
+        }
+    }
+}
