@@ -9,11 +9,16 @@
 //!    the last move that are in atari (extend to a second liberty unless a
 //!    ladder captures the chain anyway, [`PlayoutConfig::ladder_budget`];
 //!    or capture an attacker in atari);
-//! 2. shape (with probability [`PlayoutConfig::pattern_prob`]): an empty
+//! 2. two-liberty tactics (with probability
+//!    [`PlayoutConfig::two_lib_prob`]): an atari on an opposing chain of
+//!    two liberties on or next to the last move that it cannot escape
+//!    (by extension or a ladder), or an extension giving an own chain of
+//!    two liberties next to it three or more;
+//! 3. shape (with probability [`PlayoutConfig::pattern_prob`]): an empty
 //!    point next to the last move whose 3x3 neighbourhood is one of the
 //!    [`SHAPES`], not a self-atari, and not the extension of a chain in
 //!    atari that a ladder captures anyway;
-//! 3. a random point, drawn uniformly without replacement, that is legal,
+//! 4. a random point, drawn uniformly without replacement, that is legal,
 //!    not an eye of the mover, and not a self-atari of two or more stones
 //!    unless reading calls it a snapback or a nakade
 //!    ([`PlayoutConfig::self_atari_reading`]; a self-atari in a seki is none)
@@ -59,6 +64,12 @@ pub struct PlayoutConfig {
     /// snapback, a nakade) whatever its size; other self-ataris of two
     /// stones or more stay refused.
     pub self_atari_reading: bool,
+    /// Probability of looking for two-liberty tactics after the last move
+    /// (when no atari tactic applies): ataris that capture an opposing
+    /// chain of two liberties, extensions that give an own chain of two
+    /// liberties more. Off (0) by default: at 0.5 the search ran about
+    /// half again slower on 9x9 and no match has measured it yet.
+    pub two_lib_prob: f64,
 }
 
 impl Default for PlayoutConfig {
@@ -71,6 +82,7 @@ impl Default for PlayoutConfig {
             uniform_playouts: false,
             ladder_budget: 20,
             self_atari_reading: true,
+            two_lib_prob: 0.0,
         }
     }
 }
@@ -400,6 +412,13 @@ pub(crate) fn choose_move<R: Rng>(
             if chance(rng, cfg.atari_prob) {
                 let mut cands = Candidates::new();
                 tactical_replies(b, c, l, cfg, &mut cands);
+                if let Some(p) = cands.pick(rng) {
+                    return Some(p);
+                }
+            }
+            if chance(rng, cfg.two_lib_prob) {
+                let mut cands = Candidates::new();
+                tactics::two_liberty_replies(b, c, l, cfg.ladder_budget, |p| cands.push(p));
                 if let Some(p) = cands.pick(rng) {
                     return Some(p);
                 }
