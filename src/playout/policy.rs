@@ -16,7 +16,8 @@
 //!    two liberties next to it three or more;
 //! 3. shape (with probability [`PlayoutConfig::pattern_prob`]): an empty
 //!    point next to the last move whose 3x3 neighbourhood is one of the
-//!    [`SHAPES`], not a self-atari, and not the extension of a chain in
+//!    [`SHAPES`], not a self-atari, and (with
+//!    [`PlayoutConfig::ladder_in_shapes`]) not the extension of a chain in
 //!    atari that a ladder captures anyway;
 //! 4. a random point, drawn uniformly without replacement, that is legal,
 //!    not an eye of the mover, and not a self-atari of two or more stones
@@ -60,9 +61,15 @@ pub struct PlayoutConfig {
     /// Ladder steps read for the ladder check of an atari escape (an extension
     /// that a ladder captures anyway is not played); 0 turns it off.
     pub ladder_budget: u32,
+    /// Apply the ladder check to the shape replies too (a shape move that
+    /// extends a ladder-dead chain is skipped). Off by default: together
+    /// with `self_atari_reading` it won 58.6% of 76 9x9 games at equal
+    /// playouts but made the search about a third slower, and won 45.5% of
+    /// 56 at equal time.
+    pub ladder_in_shapes: bool,
     /// Let the random move play a self-atari that reading calls good (a
     /// snapback, a nakade) whatever its size; other self-ataris of two
-    /// stones or more stay refused.
+    /// stones or more stay refused. Off by default (see `ladder_in_shapes`).
     pub self_atari_reading: bool,
     /// Probability of looking for two-liberty tactics after the last move
     /// (when no atari tactic applies): ataris that capture an opposing
@@ -81,7 +88,8 @@ impl Default for PlayoutConfig {
             playout_length: 3,
             uniform_playouts: false,
             ladder_budget: 20,
-            self_atari_reading: true,
+            ladder_in_shapes: false,
+            self_atari_reading: false,
             two_lib_prob: 0.0,
         }
     }
@@ -380,7 +388,7 @@ fn shape_replies(b: &Board, c: Color, last: Point, cfg: &PlayoutConfig, out: &mu
             && is_shape(b, q)
             && playable(b, c, q)
             && b.liberties_after(c, q, 2) >= 2
-            && !ladder_dead_extension(b, c, q, cfg)
+            && !(cfg.ladder_in_shapes && ladder_dead_extension(b, c, q, cfg))
         {
             out.push(q);
         }
@@ -416,7 +424,7 @@ pub(crate) fn choose_move<R: Rng>(
                     return Some(p);
                 }
             }
-            if chance(rng, cfg.two_lib_prob) {
+            if cfg.two_lib_prob > 0.0 && chance(rng, cfg.two_lib_prob) {
                 let mut cands = Candidates::new();
                 tactics::two_liberty_replies(b, c, l, cfg.ladder_budget, |p| cands.push(p));
                 if let Some(p) = cands.pick(rng) {
@@ -728,6 +736,9 @@ mod tests {
     fn policy_leaves_a_ladder_dead_chain_and_seki_liberties_alone() {
         let cfg = PlayoutConfig {
             atari_prob: 1.0,
+            ladder_budget: 20,
+            ladder_in_shapes: true,
+            self_atari_reading: true,
             ..PlayoutConfig::default()
         };
         // Black E6 just put White D6 in atari; extending to D5 runs into a
