@@ -23,12 +23,8 @@ pub fn uniform_playout<R: Rng>(board: &mut Board, mut to_move: Color, rng: &mut 
     let mut moves = 0;
     let mut passes = 0;
     while moves < max_moves && passes < 2 {
-        let chosen = board.draw_playout_candidate(to_move, |k| below(rng, k));
-        match chosen {
-            Some(p) => {
-                board.play_unchecked(to_move, p);
-                passes = 0;
-            }
+        match board.play_playout_move(to_move, |k| below(rng, k)) {
+            Some(_) => passes = 0,
             None => {
                 board.pass();
                 passes += 1;
