@@ -21,6 +21,7 @@ use crate::color::Color;
 use crate::point::{Point, ARRAY_LEN, MAX_POINTS, MAX_SIZE, MIN_SIZE, STRIDE};
 use crate::zobrist::{self, Keys, StoneHash};
 use std::fmt;
+use std::hint::select_unpredictable;
 
 const EMPTY: u8 = 0;
 const OFF: u8 = 3;
@@ -127,15 +128,30 @@ fn in_frame(i: usize) -> bool {
 
 /// The neighbour-count word of a point packs four 4-bit counts of its four
 /// orthogonal neighbours, one field per cell code: bits 0-3 empty, 4-7
-/// black, 8-11 white, 12-15 off the board. `unit(code)` is one neighbour
-/// of that code.
+/// black, 8-11 white, 12-15 off the board; and the same four counts of its
+/// four diagonal neighbours in bits 16-31. `unit(code)` is one orthogonal
+/// neighbour of that code, `unit(code) << DIAG` one diagonal neighbour.
 #[inline(always)]
-const fn unit(cell: u8) -> u16 {
-    1 << (4 * cell as u16)
+const fn unit(cell: u8) -> u32 {
+    1 << (4 * cell as u32)
 }
 
 /// One field of a neighbour-count word.
-const NB_FIELD: u16 = 0xF;
+const NB_FIELD: u32 = 0xF;
+
+/// The shift of the diagonal counts in a neighbour-count word.
+const DIAG: u32 = 16;
+
+/// Whether a point with neighbour-count word `w` is an eye of the colour
+/// whose opponent has the cell code `opp`, in the benchmark playout's
+/// sense ([`Board::is_eye`]): no empty or `opp` orthogonal neighbour, and
+/// the `opp` diagonals plus one if any diagonal is off the board at most 1.
+#[inline(always)]
+fn eye_word(w: u32, opp: u8) -> bool {
+    let bad = (w >> (DIAG + 4 * opp as u32)) & NB_FIELD;
+    let edge = (w >> (DIAG + 4 * OFF as u32) != 0) as u32;
+    w & ((unit(EMPTY) | unit(opp)) * NB_FIELD) == 0 && bad + edge <= 1
+}
 
 /// The pseudo-liberties of a chain, valid at its root, packed in one word.
 ///
@@ -267,7 +283,7 @@ pub struct Board {
     cells: [u8; ARRAY_LEN],
     /// Packed counts of each on-board point's neighbours by cell code (see
     /// [`unit`]). Meaningless off the board.
-    nbrs: [u16; ARRAY_LEN],
+    nbrs: [u32; ARRAY_LEN],
     /// Root of the chain a stone belongs to (the chain id); 0 on empty
     /// and off-board points, whose record `libs[0]` is a dump that the
     /// placement writes to without reading it back.
@@ -406,14 +422,14 @@ impl Board {
     }
 
     #[inline(always)]
-    fn nb_at(&self, i: usize) -> u16 {
+    fn nb_at(&self, i: usize) -> u32 {
         debug_assert!(i < ARRAY_LEN);
         // SAFETY: i < ARRAY_LEN (see the impl's comment).
         unsafe { *self.nbrs.get_unchecked(i) }
     }
 
     #[inline(always)]
-    fn nb_add(&mut self, i: usize, delta: u16) {
+    fn nb_add(&mut self, i: usize, delta: u32) {
         debug_assert!(i < ARRAY_LEN);
         // SAFETY: i < ARRAY_LEN (see the impl's comment).
         unsafe {
@@ -609,6 +625,40 @@ impl Board {
     #[inline]
     pub fn empty_points(&self) -> &[u16] {
         &self.empties[..self.n_empty as usize]
+    }
+
+    /// The stones of each colour on the board: (Black's, White's).
+    pub fn stone_counts(&self) -> (u32, u32) {
+        // The cell codes from the first on-board point to the last sum to
+        // Black's stones + 2 x White's + 3 x the off-board cells between
+        // the rows; one contiguous sum, which vectorises.
+        let n = self.size();
+        let span = &self.cells[STRIDE + 1..n * STRIDE + n + 1];
+        let sum: u32 = span.iter().map(|&c| c as u32).sum();
+        let off = (3 * (n - 1) * (STRIDE - n)) as u32;
+        let stones = (n * n - self.n_empty as usize) as u32;
+        let white = sum - off - stones;
+        (stones - white, white)
+    }
+
+    /// The Tromp-Taylor area counts (stones, plus the empty points that
+    /// reach stones of one colour only), (Black's, White's), when no empty
+    /// point has an empty neighbour, as at the end of a benchmark playout
+    /// that ends with two passes: then every empty region is one point and
+    /// its neighbour-count word tells its owner. `None` otherwise (count
+    /// with [`crate::score::area_counts`]).
+    pub fn area_counts_closed(&self) -> Option<(u32, u32)> {
+        let (mut black, mut white) = self.stone_counts();
+        let mut open = 0u32;
+        for &e in self.empty_points() {
+            let w = self.nbrs[e as usize];
+            open |= w & NB_FIELD;
+            let b = w & (unit(1) * NB_FIELD) != 0;
+            let wh = w & (unit(2) * NB_FIELD) != 0;
+            black += (b & !wh) as u32;
+            white += (wh & !b) as u32;
+        }
+        (open == 0).then_some((black, white))
     }
 
     /// The root stone of the chain on `p` (a stable name for the chain until
@@ -1074,6 +1124,14 @@ impl Board {
                 let l = self.libs_mut(rq);
                 *l = l.wrapping_add(ks);
             }
+            for di in [
+                s - STRIDE - 1,
+                s - STRIDE + 1,
+                s + STRIDE - 1,
+                s + STRIDE + 1,
+            ] {
+                self.nb_add(di, delta << DIAG);
+            }
             s = self.next_at(s);
             if s == r {
                 break;
@@ -1101,8 +1159,10 @@ impl Board {
     }
 
     /// [`Board::play_unchecked`] of the stone code `me` on `pi`, an empty
-    /// on-board point (hence in the frame and in the empty list).
-    #[inline(always)]
+    /// on-board point (hence in the frame and in the empty list). Out of
+    /// line: the draw loop keeps its registers (the random generator's
+    /// state among them) and this function gets its own.
+    #[inline(never)]
     fn place(&mut self, me: u8, pi: usize) -> u32 {
         debug_assert!(in_frame(pi) && self.cell_at(pi) == EMPTY);
         let opp = me ^ 3;
@@ -1132,13 +1192,45 @@ impl Board {
             friends |= ((cell == me) as u32) << k;
             own = own.wrapping_add(key_of(qi * (cell == EMPTY) as usize));
         }
+        for di in [
+            pi - STRIDE - 1,
+            pi - STRIDE + 1,
+            pi + STRIDE - 1,
+            pi + STRIDE + 1,
+        ] {
+            self.nb_add(di, delta << DIAG);
+        }
         self.set_root(pi, pi);
         self.set_next(pi, pi);
         *self.libs_mut(pi) = own;
         *self.stones_mut(pi) = 1;
 
-        // Merge with the friendly neighbours' chains, one bit each.
-        let mut mine = pi;
+        // Join the first friendly neighbour's chain without a branch: one
+        // of the two chains is the new stone alone, or both are single
+        // stones, so the merge relinks one stone. The larger chain's root
+        // stays the root (the new stone's on a tie, as `merge` does). With
+        // no friendly neighbour, `r1` is the new stone itself and nothing
+        // changes.
+        let first = (friends | 16).trailing_zeros() as usize;
+        let nb5 = [nbrs[0], nbrs[1], nbrs[2], nbrs[3], pi];
+        // SAFETY: first <= 4.
+        let r1 = self.root_at(unsafe { *nb5.get_unchecked(first) });
+        let joins = r1 != pi;
+        let single = self.stones_at(r1) == 1;
+        let big = select_unpredictable(single, pi, r1);
+        let small = select_unpredictable(single, r1, pi);
+        self.set_root(small, big);
+        let add = select_unpredictable(joins, self.libs_at(small).0, 0);
+        let l = self.libs_mut(big);
+        *l = l.wrapping_add(add);
+        *self.stones_mut(big) += joins as u16;
+        let (nb, ns) = (self.next_at(big), self.next_at(small));
+        self.set_next(big, ns);
+        self.set_next(small, nb);
+        friends &= friends.wrapping_sub(1);
+
+        // Merge with the other friendly neighbours' chains, one bit each.
+        let mut mine = big;
         while friends != 0 {
             let k = friends.trailing_zeros() as usize & 3;
             friends &= friends - 1;
@@ -1197,23 +1289,7 @@ impl Board {
     #[inline]
     pub fn is_eye(&self, c: Color, p: Point) -> bool {
         let pi = framed(p);
-        let opp = cell_of(c.opponent());
-        self.nb_at(pi) & ((unit(EMPTY) * NB_FIELD) | (unit(opp) * NB_FIELD)) == 0
-            && self.eye_diagonals(opp, pi)
-    }
-
-    /// The diagonal half of [`Board::is_eye`]: no diagonal stone of `opp`
-    /// on the edge, at most one elsewhere.
-    #[inline(always)]
-    fn eye_diagonals(&self, opp: u8, pi: usize) -> bool {
-        let mut bad = 0u32;
-        let mut edge = 0u32;
-        for q in Point(pi as u16).diagonals() {
-            let cell = self.cell_at(q.index());
-            bad += (cell == opp) as u32;
-            edge |= (cell == OFF) as u32;
-        }
-        bad + edge <= 1
+        eye_word(self.nb_at(pi), cell_of(c.opponent()))
     }
 
     /// Whether the benchmark playout may play `c` on the empty point `p`:
@@ -1282,10 +1358,7 @@ impl Board {
             if w & NB_FIELD != 0 {
                 return Some(pi);
             }
-            // Every neighbour our own or off the board: an eye unless the
-            // diagonals make it a false one.
-            let eye = w & (unit(opp) * NB_FIELD) == 0 && self.eye_diagonals(opp, pi);
-            if !eye && self.closed_not_eye(me, pi) {
+            if !eye_word(w, opp) && self.closed_not_eye(me, pi) {
                 return Some(pi);
             }
             k -= 1;
@@ -1305,14 +1378,8 @@ impl Board {
     /// [`Board::is_playout_candidate`] for a point with no empty neighbour
     /// and neighbour-count word `w`.
     #[inline(always)]
-    fn closed_candidate(&self, me: u8, pi: usize, w: u16) -> bool {
-        let opp = me ^ 3;
-        // Every neighbour our own or off the board: an eye unless the
-        // diagonals make it a false one.
-        if w & (unit(opp) * NB_FIELD) == 0 && self.eye_diagonals(opp, pi) {
-            return false;
-        }
-        self.closed_not_eye(me, pi)
+    fn closed_candidate(&self, me: u8, pi: usize, w: u32) -> bool {
+        !eye_word(w, me ^ 3) && self.closed_not_eye(me, pi)
     }
 
     /// The rest of [`Board::closed_candidate`] for a point that is not an
@@ -1351,11 +1418,18 @@ impl Board {
     }
 
     /// The neighbour-count word of `p`, counted from the cells.
-    fn count_neighbors(&self, p: Point) -> u16 {
-        p.neighbors()
+    fn count_neighbors(&self, p: Point) -> u32 {
+        let orth: u32 = p
+            .neighbors()
             .iter()
             .map(|q| unit(self.cells[q.index()]))
-            .sum()
+            .sum();
+        let diag: u32 = p
+            .diagonals()
+            .iter()
+            .map(|q| unit(self.cells[q.index()]))
+            .sum();
+        orth | diag << DIAG
     }
 
     /// Recomputes chains, pseudo-liberties, neighbour counts, hash and
@@ -1442,7 +1516,7 @@ impl Board {
             let i = p.index();
             if self.nbrs[i] != self.count_neighbors(p) {
                 return Err(format!(
-                    "neighbour counts at {}: {:04x} incremental, {:04x} counted",
+                    "neighbour counts at {}: {:08x} incremental, {:08x} counted",
                     p.to_gtp(size),
                     self.nbrs[i],
                     self.count_neighbors(p)
