@@ -1309,17 +1309,19 @@ impl Board {
     }
 
     /// The benchmark playout's draw: empty points are drawn without
-    /// replacement, `draw(k)` choosing an index below `k` among the `k` not
-    /// drawn yet, until one passes [`Board::is_playout_candidate`] for `c`;
-    /// `None` when none does. A rejected point is swapped behind the ones
-    /// left, so the order of the empty list changes.
+    /// replacement until one passes [`Board::is_playout_candidate`] for
+    /// `c`; `None` when none does. Each draw takes one number `x` from
+    /// `next_u64` and picks index `x * k / 2^64` (the high word of the
+    /// product: [`crate::playout::below`]'s formula) among the `k` points
+    /// not drawn yet. A rejected point is swapped behind the ones left, so
+    /// the order of the empty list changes.
     #[inline]
     pub fn draw_playout_candidate(
         &mut self,
         c: Color,
-        draw: impl FnMut(usize) -> usize,
+        next_u64: impl FnMut() -> u64,
     ) -> Option<Point> {
-        self.draw_candidate(cell_of(c), draw)
+        self.draw_candidate(cell_of(c), next_u64)
             .map(|pi| Point(pi as u16))
     }
 
@@ -1328,13 +1330,9 @@ impl Board {
     /// `None` (and nothing played: the caller passes) when no empty point
     /// is a candidate.
     #[inline]
-    pub fn play_playout_move(
-        &mut self,
-        c: Color,
-        draw: impl FnMut(usize) -> usize,
-    ) -> Option<Point> {
+    pub fn play_playout_move(&mut self, c: Color, next_u64: impl FnMut() -> u64) -> Option<Point> {
         let me = cell_of(c);
-        let pi = self.draw_candidate(me, draw)?;
+        let pi = self.draw_candidate(me, next_u64)?;
         self.place(me, pi);
         Some(Point(pi as u16))
     }
@@ -1343,13 +1341,14 @@ impl Board {
     /// the index drawn. The usual cases are settled inline: a point with an
     /// empty neighbour (a candidate) and an eye of `me` (not one).
     #[inline(always)]
-    fn draw_candidate(&mut self, me: u8, mut draw: impl FnMut(usize) -> usize) -> Option<usize> {
+    fn draw_candidate(&mut self, me: u8, mut next_u64: impl FnMut() -> u64) -> Option<usize> {
         let opp = me ^ 3;
         let mut k = self.n_empty as usize;
         while k > 0 {
-            // i < k <= n_empty <= MAX_POINTS whatever `draw` returns.
-            let i = draw(k).min(k - 1);
-            debug_assert!(k <= self.n_empty as usize && self.n_empty as usize <= MAX_POINTS);
+            // i < k: the high word of a 64-bit number times k.
+            let i = ((next_u64() as u128 * k as u128) >> 64) as usize;
+            debug_assert!(i < k && k <= self.n_empty as usize);
+            debug_assert!(self.n_empty as usize <= MAX_POINTS);
             // SAFETY: i < k <= n_empty <= MAX_POINTS = empties.len().
             let pi = unsafe { *self.empties.get_unchecked(i) } as usize;
             // An empty-list entry is an on-board point, inside the frame.
