@@ -343,9 +343,14 @@ impl Clone for Board {
         self.cells[..end].copy_from_slice(&src.cells[..end]);
         self.nbrs[..end].copy_from_slice(&src.nbrs[..end]);
         self.root[..end].copy_from_slice(&src.root[..end]);
-        self.next[..end].copy_from_slice(&src.next[..end]);
-        self.libs[..end].copy_from_slice(&src.libs[..end]);
-        self.stones[..end].copy_from_slice(&src.stones[..end]);
+        // `next`, `libs` and `stones` are read only at stones (and `libs`
+        // at index 0, the dump, which is never read): an empty board, the
+        // benchmark's start, has nothing there to copy.
+        if src.n_empty as usize != src.size() * src.size() {
+            self.next[..end].copy_from_slice(&src.next[..end]);
+            self.libs[..end].copy_from_slice(&src.libs[..end]);
+            self.stones[..end].copy_from_slice(&src.stones[..end]);
+        }
         self.empty_pos[..end].copy_from_slice(&src.empty_pos[..end]);
         let n = src.n_empty as usize;
         self.empties[..n].copy_from_slice(&src.empties[..n]);
@@ -516,6 +521,14 @@ impl Board {
     fn libs_of(&self, i: usize) -> Libs {
         self.libs_at(self.root_at(i))
     }
+}
+
+/// The `k`-th neighbour of index `i` (up, left, right, down: the order of
+/// [`Point::neighbors`]).
+#[inline(always)]
+fn neighbor(i: usize, k: usize) -> usize {
+    const OFFSETS: [usize; 4] = [STRIDE.wrapping_neg(), 1usize.wrapping_neg(), 1, STRIDE];
+    i.wrapping_add(OFFSETS[k & 3])
 }
 
 /// Panics unless `p` is inside the frame, so that the unchecked accesses to
@@ -1212,9 +1225,10 @@ impl Board {
         // no friendly neighbour, `r1` is the new stone itself and nothing
         // changes.
         let first = (friends | 16).trailing_zeros() as usize;
-        let nb5 = [nbrs[0], nbrs[1], nbrs[2], nbrs[3], pi];
+        // The first friendly neighbour, or `pi` itself (offset 0) for none.
+        const FIRST: [usize; 5] = [STRIDE.wrapping_neg(), 1usize.wrapping_neg(), 1, STRIDE, 0];
         // SAFETY: first <= 4.
-        let r1 = self.root_at(unsafe { *nb5.get_unchecked(first) });
+        let r1 = self.root_at(pi.wrapping_add(unsafe { *FIRST.get_unchecked(first) }));
         let joins = r1 != pi;
         let single = self.stones_at(r1) == 1;
         let big = select_unpredictable(single, pi, r1);
@@ -1234,7 +1248,7 @@ impl Board {
         while friends != 0 {
             let k = friends.trailing_zeros() as usize & 3;
             friends &= friends - 1;
-            let r = self.root_at(nbrs[k]);
+            let r = self.root_at(neighbor(pi, k));
             if r != mine {
                 mine = self.merge(mine, r);
             }
@@ -1242,7 +1256,7 @@ impl Board {
 
         self.ko = 0;
         let captured = if any {
-            self.capture_around(me, nbrs, mine)
+            self.capture_around(me, pi, mine)
         } else {
             0
         };
@@ -1259,11 +1273,12 @@ impl Board {
     /// `me` and sets the simple-ko point; returns the stones removed. Out
     /// of line: most moves capture nothing.
     #[inline(never)]
-    fn capture_around(&mut self, me: u8, nbrs: [usize; 4], mine: usize) -> u32 {
+    fn capture_around(&mut self, me: u8, pi: usize, mine: usize) -> u32 {
         let opp = me ^ 3;
         let mut captured = 0;
         let mut last_captured = 0;
-        for qi in nbrs {
+        for k in 0..4 {
+            let qi = neighbor(pi, k);
             if self.cell_at(qi) == opp {
                 let r = self.root_at(qi);
                 if self.libs_at(r).none() {
