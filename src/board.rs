@@ -7,14 +7,16 @@
 //!
 //! This is also the playout kernel, built for speed. Per point: the cell
 //! code, a packed word of neighbour counts (empty / black / white / off the
-//! board) and a chain id. Chains are union-find with full path compression:
+//! board; orthogonal and diagonal) and a chain id (0 on empty and
+//! off-board points). Chains are union-find with full path compression:
 //! every stone stores its chain's root directly, and the stones of a chain
 //! form a circular list through `next`; when chains merge, the smaller
 //! chain's stones are relinked to the larger chain's root. Per chain, the
 //! root keeps the stone count and *pseudo-liberties* (one per stone and
 //! empty neighbour pair) with the sum and the sum of squares of their
-//! indices, so that placing, merging and capturing need no de-duplication,
-//! and "in atari" and "its only liberty" are still exact and constant-time.
+//! indices, all three packed in one `u64`, so that placing, merging and
+//! capturing need no de-duplication, and "in atari" and "its only
+//! liberty" are still exact and constant-time.
 //! Exact liberty counts of larger chains are counted on demand
 //! ([`Board::liberties`]).
 use crate::color::Color;
