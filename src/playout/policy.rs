@@ -59,7 +59,10 @@ pub struct PlayoutConfig {
     /// comparison).
     pub uniform_playouts: bool,
     /// Ladder steps read for the ladder check of an atari escape (an extension
-    /// that a ladder captures anyway is not played); 0 turns it off.
+    /// that a ladder captures anyway is not played); 0 turns it off. Off by
+    /// default: 20 steps won 52.9% of 85 9x9 games at equal playouts and
+    /// 50.5% of 281 at equal time (it does not pay), and it changes the
+    /// ownership of the endgame tests' position (`tests/gtp/endgame.rs`).
     pub ladder_budget: u32,
     /// Apply the ladder check to the shape replies too (a shape move that
     /// extends a ladder-dead chain is skipped). Off by default: together
@@ -87,7 +90,7 @@ impl Default for PlayoutConfig {
             self_atari_reject: 0.7,
             playout_length: 3,
             uniform_playouts: false,
-            ladder_budget: 20,
+            ladder_budget: 0,
             ladder_in_shapes: false,
             self_atari_reading: false,
             two_lib_prob: 0.0,
