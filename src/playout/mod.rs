@@ -6,6 +6,8 @@
 //! - [`policy`]: the search's playout policy (tactics, 3x3 shapes, no
 //!   self-atari), the priors of moves entering the tree, and their
 //!   settings ([`PlayoutConfig`], [`PriorConfig`]).
+//! - [`lgrf`]: last-good-reply with forgetting (LGRF-2): reply tables
+//!   learned from the playouts' winners, tried first in the policy.
 //! - [`random`]: the uniform draws both use ([`below`], [`random::chance`]).
 //! - [`bench`](mod@bench): `kosumi bench`, timed uniform playouts.
 //!
@@ -13,11 +15,12 @@
 //! [`PriorConfig`] and calls in, never the reverse.
 
 pub mod bench;
+pub mod lgrf;
 pub mod policy;
 pub mod random;
 pub mod uniform;
 
 pub use bench::{bench, BenchResult};
-pub use policy::{PlayoutConfig, PriorConfig};
+pub use policy::{LgrfPlace, PlayoutConfig, PriorConfig};
 pub use random::below;
 pub use uniform::uniform_playout;
