@@ -624,6 +624,41 @@ mod tests {
         tree.children(0).map(|c| tree.node(c).mv()).collect()
     }
 
+    /// The root's visited moves and visits after 400 playouts on the empty
+    /// 9x9 board, with LGRF-2 on or off.
+    fn root_visits(lgrf: bool) -> Vec<(Move, u32)> {
+        let mut cfg = SearchConfig {
+            threads: 1,
+            seed: 5,
+            early_stop: false,
+            ..SearchConfig::default()
+        };
+        cfg.playout.lgrf = lgrf;
+        let game = Game::new(9, Rules::default(), crate::komi::Komi::new(7.0).unwrap()).unwrap();
+        let mut p = super::super::MctsPlayer::new(cfg);
+        let limits = Limits {
+            playouts: Some(400),
+            time: None,
+        };
+        let a = p.analyze(
+            &game,
+            Color::Black,
+            limits,
+            None,
+            Duration::from_secs(3600),
+            &mut |_| {},
+        );
+        assert_eq!(a.playouts, 400);
+        a.candidates.iter().map(|c| (c.mv, c.visits)).collect()
+    }
+
+    #[test]
+    fn lgrf_searches_are_repeatable_and_differ_from_plain_ones() {
+        let with = root_visits(true);
+        assert_eq!(with, root_visits(true));
+        assert_ne!(with, root_visits(false));
+    }
+
     #[test]
     fn superko_is_checked_below_the_root() {
         let retake = Move::Play(Point::new(2, 1));

@@ -17,6 +17,22 @@
 //! [`Lgrf`] is one search thread's state: the [`ReplyTable`] and the
 //! [`MoveRecord`] of the current simulation (the tree's moves, then the
 //! playout's), in fixed-size storage reused by every playout.
+//!
+//! Switched by [`PlayoutConfig::lgrf`] (off by default) and placed in the
+//! policy by [`PlayoutConfig::lgrf_place`].
+//!
+//! # Measured (9x9, komi 7, 5000 playouts a move, one thread)
+//!
+//! Against the policy without it (the previous main), LGRF lost in every
+//! placement: before the tactical replies 19 wins of 69 games, after them
+//! 13 of 49, after the shapes too 39 of 98 (matches stopped when decided).
+//! In a lopsided position (komi -60) the winner's replies, learned from
+//! every playout and never forgotten, crowd out its shape moves: the root
+//! score lead falls from about +69 to +42 with the reply before the
+//! shapes, and stays about +66 after them.
+//!
+//! [`PlayoutConfig::lgrf`]: super::PlayoutConfig::lgrf
+//! [`PlayoutConfig::lgrf_place`]: super::PlayoutConfig::lgrf_place
 
 use crate::board::Board;
 use crate::color::Color;
@@ -382,18 +398,21 @@ mod tests {
 #[cfg(test)]
 mod playout_tests {
     use super::*;
-    use crate::playout::policy::{playout, PlayoutConfig};
+    use crate::playout::policy::{playout, LgrfPlace, PlayoutConfig};
     use rand_xoshiro::rand_core::SeedableRng;
 
     /// The first move of a playout on an empty 9x9 board after Black's
     /// (4,4), White to move, with the given LGRF state.
-    fn first_reply(seed: u64, lgrf: Option<&mut Lgrf>) -> Option<u16> {
+    fn first_reply(seed: u64, place: LgrfPlace, lgrf: Option<&mut Lgrf>) -> Option<u16> {
         let mut b = Board::new(9).unwrap();
         b.play_unchecked(Color::Black, Point::new(4, 4));
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut first = [0u8; ARRAY_LEN];
         let mut owner = [0i8; ARRAY_LEN];
-        let cfg = PlayoutConfig::default();
+        let cfg = PlayoutConfig {
+            lgrf_place: place,
+            ..PlayoutConfig::default()
+        };
         let last = Some(Point::new(4, 4));
         match lgrf {
             Some(l) => {
@@ -430,28 +449,37 @@ mod playout_tests {
     #[test]
     fn a_playout_plays_the_stored_reply() {
         let reply = Point::new(2, 6);
-        let mut l = Lgrf::new(9, 4, 3 * 81);
-        // Without a stored reply, the first move varies with the seed.
-        let firsts: Vec<_> = (0..8)
-            .map(|seed| first_reply(seed, Some(&mut l)).unwrap())
-            .collect();
-        assert!(firsts.iter().any(|&f| f != firsts[0]), "{firsts:?}");
         // Store White's reply to (4,4) from a won simulation.
         let mut t = ReplyTable::new(9);
         let mut r = MoveRecord::with_capacity(2);
         r.start(None, Some(Point::new(4, 4)), Color::White);
         r.push(Some(reply));
         t.learn(&r, Some(Color::White));
-        for seed in 0..8 {
+        // A lone stone: no tactics, no shape, so every placement plays the
+        // reply first.
+        let places = [
+            LgrfPlace::First,
+            LgrfPlace::AfterTactics,
+            LgrfPlace::AfterShapes,
+        ];
+        for place in places {
+            // Without a stored reply, the first move varies with the seed.
             let mut l = Lgrf::new(9, 4, 3 * 81);
-            l.table = t.clone();
-            assert_eq!(
-                first_reply(seed, Some(&mut l)),
-                Some(reply.index() as u16),
-                "seed {seed}"
-            );
+            let firsts: Vec<_> = (0..8)
+                .map(|seed| first_reply(seed, place, Some(&mut l)).unwrap())
+                .collect();
+            assert!(firsts.iter().any(|&f| f != firsts[0]), "{firsts:?}");
+            for seed in 0..8 {
+                let mut l = Lgrf::new(9, 4, 3 * 81);
+                l.table = t.clone();
+                assert_eq!(
+                    first_reply(seed, place, Some(&mut l)),
+                    Some(reply.index() as u16),
+                    "{place:?} seed {seed}"
+                );
+            }
         }
         // Without LGRF the playout runs and records nothing.
-        assert_eq!(first_reply(0, None), None);
+        assert_eq!(first_reply(0, LgrfPlace::First, None), None);
     }
 }
