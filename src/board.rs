@@ -7,20 +7,23 @@
 //!
 //! This is also the playout kernel, built for speed. Per point: the cell
 //! code, a packed word of neighbour counts (empty / black / white / off the
-//! board) and a chain id. Chains are union-find with full path compression:
+//! board; orthogonal and diagonal) and a chain id (0 on empty and
+//! off-board points). Chains are union-find with full path compression:
 //! every stone stores its chain's root directly, and the stones of a chain
 //! form a circular list through `next`; when chains merge, the smaller
 //! chain's stones are relinked to the larger chain's root. Per chain, the
 //! root keeps the stone count and *pseudo-liberties* (one per stone and
 //! empty neighbour pair) with the sum and the sum of squares of their
-//! indices, so that placing, merging and capturing need no de-duplication,
-//! and "in atari" and "its only liberty" are still exact and constant-time.
+//! indices, all three packed in one `u64`, so that placing, merging and
+//! capturing need no de-duplication, and "in atari" and "its only
+//! liberty" are still exact and constant-time.
 //! Exact liberty counts of larger chains are counted on demand
 //! ([`Board::liberties`]).
 use crate::color::Color;
 use crate::point::{Point, ARRAY_LEN, MAX_POINTS, MAX_SIZE, MIN_SIZE, STRIDE};
 use crate::zobrist::{self, Keys, StoneHash};
 use std::fmt;
+use std::hint::select_unpredictable;
 
 const EMPTY: u8 = 0;
 const OFF: u8 = 3;
@@ -127,23 +130,32 @@ fn in_frame(i: usize) -> bool {
 
 /// The neighbour-count word of a point packs four 4-bit counts of its four
 /// orthogonal neighbours, one field per cell code: bits 0-3 empty, 4-7
-/// black, 8-11 white, 12-15 off the board. `unit(code)` is one neighbour
-/// of that code.
+/// black, 8-11 white, 12-15 off the board; and the same four counts of its
+/// four diagonal neighbours in bits 16-31. `unit(code)` is one orthogonal
+/// neighbour of that code, `unit(code) << DIAG` one diagonal neighbour.
 #[inline(always)]
-const fn unit(cell: u8) -> u16 {
-    1 << (4 * cell as u16)
+const fn unit(cell: u8) -> u32 {
+    1 << (4 * cell as u32)
 }
 
 /// One field of a neighbour-count word.
-const NB_FIELD: u16 = 0xF;
+const NB_FIELD: u32 = 0xF;
 
-/// 1 for a stone (black or white), 0 for an empty or off-board cell.
+/// The shift of the diagonal counts in a neighbour-count word.
+const DIAG: u32 = 16;
+
+/// Whether a point with neighbour-count word `w` is an eye of the colour
+/// whose opponent has the cell code `opp`, in the benchmark playout's
+/// sense ([`Board::is_eye`]): no empty or `opp` orthogonal neighbour, and
+/// the `opp` diagonals plus one if any diagonal is off the board at most 1.
 #[inline(always)]
-fn stone_weight(cell: u8) -> u32 {
-    (cell.wrapping_sub(1) < 2) as u32
+fn eye_word(w: u32, opp: u8) -> bool {
+    let bad = (w >> (DIAG + 4 * opp as u32)) & NB_FIELD;
+    let edge = (w >> (DIAG + 4 * OFF as u32) != 0) as u32;
+    w & ((unit(EMPTY) | unit(opp)) * NB_FIELD) == 0 && bad + edge <= 1
 }
 
-/// What the board keeps about a chain, valid at its root.
+/// The pseudo-liberties of a chain, valid at its root, packed in one word.
 ///
 /// The liberties are *pseudo-liberties*: one per (stone, empty neighbour)
 /// pair, so that a liberty next to three stones of the chain counts three
@@ -151,63 +163,118 @@ fn stone_weight(cell: u8) -> u32 {
 /// this makes "exactly one liberty" exact and branch-free: a multiset of
 /// `n > 0` numbers has one distinct value exactly when
 /// `n * sum2 == sum * sum` (Cauchy-Schwarz), and that value is `sum / n`.
-/// Zero pseudo-liberties is zero liberties.
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-struct Chain {
-    /// Pseudo-liberty count.
-    libs: u16,
-    /// Stone count.
-    stones: u16,
-    /// Sum of the pseudo-liberties' indices.
-    sum: u32,
-    /// Sum of their squares.
-    sum2: u32,
+///
+/// The three numbers share one `u64`: the count in bits 0-11, the sum in
+/// bits 12-31, the sum of squares in bits 32-63, so that adding or removing
+/// a pseudo-liberty `q` is one addition of [`lib_key`]`(q)`, a merge one
+/// addition of two words, and "no liberty" is the word 0. No field can
+/// carry into the next: a chain has at most 1,200 pseudo-liberties (the
+/// edges of a 25x25 grid), whose indices are below 676, so the sum stays
+/// below 2^20 and the sum of squares below 2^30; and an exact record never
+/// goes below zero in any field.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Libs(u64);
+
+/// Bits of the pseudo-liberty count in [`Libs`].
+const LIBS_BITS: u32 = 12;
+/// Bits of the index sum in [`Libs`].
+const SUM_BITS: u32 = 20;
+
+/// The [`Libs`] word of one pseudo-liberty on index `q`.
+const fn lib_key(q: usize) -> u64 {
+    1 | (q as u64) << LIBS_BITS | ((q * q) as u64) << (LIBS_BITS + SUM_BITS)
 }
 
-impl Chain {
-    /// Adds pseudo-liberty `q` (with `qq = q * q`) `w` times (`w` is 0 or 1).
-    /// Wrapping: a captured chain's record may collect garbage while it is
-    /// removed; it is never read again before its root is reused.
+/// [`lib_key`] of every index, looked up in the kernel's inner loops;
+/// 0 for index 0, a corner of the padding that is never a liberty, so that
+/// `key_of(q * w)` adds `q`'s key `w` (0 or 1) times with an unconditional
+/// load (a select between a load and 0 becomes a mispredicted branch).
+static LIB_KEYS: [u64; ARRAY_LEN] = {
+    let mut t = [0; ARRAY_LEN];
+    let mut i = 1;
+    while i < ARRAY_LEN {
+        t[i] = lib_key(i);
+        i += 1;
+    }
+    t
+};
+
+/// [`lib_key`] by table, for an index below `ARRAY_LEN`.
+#[inline(always)]
+fn key_of(q: usize) -> u64 {
+    debug_assert!(q < ARRAY_LEN);
+    // SAFETY: q < ARRAY_LEN (every caller passes a point index of the
+    // padded layout).
+    unsafe { *LIB_KEYS.get_unchecked(q) }
+}
+
+impl Libs {
+    /// The pseudo-liberty count.
     #[inline(always)]
-    fn add_lib(&mut self, w: u32, q: u32, qq: u32) {
-        self.libs = self.libs.wrapping_add(w as u16);
-        self.sum = self.sum.wrapping_add(w.wrapping_mul(q));
-        self.sum2 = self.sum2.wrapping_add(w.wrapping_mul(qq));
+    fn count(self) -> u64 {
+        self.0 & ((1 << LIBS_BITS) - 1)
     }
 
-    /// Removes pseudo-liberty `q` `w` times (`w` is 0 or 1).
+    /// The sum of the pseudo-liberties' indices.
     #[inline(always)]
-    fn sub_lib(&mut self, w: u32, q: u32, qq: u32) {
-        self.libs = self.libs.wrapping_sub(w as u16);
-        self.sum = self.sum.wrapping_sub(w.wrapping_mul(q));
-        self.sum2 = self.sum2.wrapping_sub(w.wrapping_mul(qq));
+    fn sum(self) -> u64 {
+        (self.0 >> LIBS_BITS) & ((1 << SUM_BITS) - 1)
     }
 
-    /// Adds another chain's stones and pseudo-liberties (a merge).
+    /// The sum of their squares.
     #[inline(always)]
-    fn absorb(&mut self, o: &Chain) {
-        self.libs = self.libs.wrapping_add(o.libs);
-        self.stones = self.stones.wrapping_add(o.stones);
-        self.sum = self.sum.wrapping_add(o.sum);
-        self.sum2 = self.sum2.wrapping_add(o.sum2);
+    fn sum2(self) -> u64 {
+        self.0 >> (LIBS_BITS + SUM_BITS)
+    }
+
+    /// Whether the chain has no liberty.
+    #[inline(always)]
+    fn none(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether every pseudo-liberty is the same point (true for none).
+    #[inline(always)]
+    fn at_most_one(self) -> bool {
+        self.count() * self.sum2() == self.sum() * self.sum()
+    }
+
+    /// Whether every pseudo-liberty is the point whose [`lib_key`] is `kp`
+    /// (true for none): one multiplication. For a chain next to that
+    /// point, this is "in atari with its only liberty there".
+    #[inline(always)]
+    fn all_at(self, kp: u64) -> bool {
+        self.0 == self.count().wrapping_mul(kp)
     }
 
     /// Whether the chain has exactly one liberty.
     #[inline(always)]
-    fn in_atari(&self) -> bool {
-        self.libs != 0 && self.libs as u64 * self.sum2 as u64 == self.sum as u64 * self.sum as u64
+    fn in_atari(self) -> bool {
+        !self.none() & self.at_most_one()
     }
 
     /// Whether the chain has two liberties or more.
     #[inline(always)]
-    fn two_or_more(&self) -> bool {
-        self.libs != 0 && self.libs as u64 * self.sum2 as u64 != self.sum as u64 * self.sum as u64
+    fn two_or_more(self) -> bool {
+        !self.at_most_one()
     }
 
-    /// The only liberty, when [`Chain::in_atari`].
+    /// The only liberty, when [`Libs::in_atari`].
     #[inline(always)]
-    fn only_liberty(&self) -> u16 {
-        (self.sum / self.libs as u32) as u16
+    fn only_liberty(self) -> u16 {
+        (self.sum() / self.count()) as u16
+    }
+}
+
+impl fmt::Debug for Libs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Libs {{ count: {}, sum: {}, sum2: {} }}",
+            self.count(),
+            self.sum(),
+            self.sum2()
+        )
     }
 }
 
@@ -218,14 +285,17 @@ pub struct Board {
     cells: [u8; ARRAY_LEN],
     /// Packed counts of each on-board point's neighbours by cell code (see
     /// [`unit`]). Meaningless off the board.
-    nbrs: [u16; ARRAY_LEN],
-    /// Root of the chain a stone belongs to (the chain id). Stale on empty
-    /// points, 0 off the board; always a valid index.
+    nbrs: [u32; ARRAY_LEN],
+    /// Root of the chain a stone belongs to (the chain id); 0 on empty
+    /// and off-board points, whose record `libs[0]` is a dump that the
+    /// placement writes to without reading it back.
     root: [u16; ARRAY_LEN],
     /// Next stone of the same chain (circular list).
     next: [u16; ARRAY_LEN],
-    /// Per chain, valid at roots.
-    chains: [Chain; ARRAY_LEN],
+    /// Per chain, valid at roots: the pseudo-liberties.
+    libs: [Libs; ARRAY_LEN],
+    /// Per chain, valid at roots: the stone count.
+    stones: [u16; ARRAY_LEN],
     /// The empty points, in no particular order.
     empties: [u16; MAX_POINTS],
     /// Position of each empty point in `empties`.
@@ -248,7 +318,8 @@ impl Clone for Board {
             nbrs: self.nbrs,
             root: self.root,
             next: self.next,
-            chains: self.chains,
+            libs: self.libs,
+            stones: self.stones,
             empties: self.empties,
             empty_pos: self.empty_pos,
             n_empty: self.n_empty,
@@ -274,8 +345,14 @@ impl Clone for Board {
         self.cells[..end].copy_from_slice(&src.cells[..end]);
         self.nbrs[..end].copy_from_slice(&src.nbrs[..end]);
         self.root[..end].copy_from_slice(&src.root[..end]);
-        self.next[..end].copy_from_slice(&src.next[..end]);
-        self.chains[..end].copy_from_slice(&src.chains[..end]);
+        // `next`, `libs` and `stones` are read only at stones (and `libs`
+        // at index 0, the dump, which is never read): an empty board, the
+        // benchmark's start, has nothing there to copy.
+        if src.n_empty as usize != src.size() * src.size() {
+            self.next[..end].copy_from_slice(&src.next[..end]);
+            self.libs[..end].copy_from_slice(&src.libs[..end]);
+            self.stones[..end].copy_from_slice(&src.stones[..end]);
+        }
         self.empty_pos[..end].copy_from_slice(&src.empty_pos[..end]);
         let n = src.n_empty as usize;
         self.empties[..n].copy_from_slice(&src.empties[..n]);
@@ -352,14 +429,14 @@ impl Board {
     }
 
     #[inline(always)]
-    fn nb_at(&self, i: usize) -> u16 {
+    fn nb_at(&self, i: usize) -> u32 {
         debug_assert!(i < ARRAY_LEN);
         // SAFETY: i < ARRAY_LEN (see the impl's comment).
         unsafe { *self.nbrs.get_unchecked(i) }
     }
 
     #[inline(always)]
-    fn nb_add(&mut self, i: usize, delta: u16) {
+    fn nb_add(&mut self, i: usize, delta: u32) {
         debug_assert!(i < ARRAY_LEN);
         // SAFETY: i < ARRAY_LEN (see the impl's comment).
         unsafe {
@@ -394,17 +471,38 @@ impl Board {
     }
 
     #[inline(always)]
-    fn chain_at(&self, r: usize) -> &Chain {
+    fn libs_at(&self, r: usize) -> Libs {
         debug_assert!(r < ARRAY_LEN);
         // SAFETY: r < ARRAY_LEN (see the impl's comment).
-        unsafe { self.chains.get_unchecked(r) }
+        unsafe { *self.libs.get_unchecked(r) }
     }
 
     #[inline(always)]
-    fn chain_mut(&mut self, r: usize) -> &mut Chain {
+    fn libs_mut(&mut self, r: usize) -> &mut u64 {
         debug_assert!(r < ARRAY_LEN);
         // SAFETY: r < ARRAY_LEN (see the impl's comment).
-        unsafe { self.chains.get_unchecked_mut(r) }
+        unsafe { &mut self.libs.get_unchecked_mut(r).0 }
+    }
+
+    #[inline(always)]
+    fn stones_at(&self, r: usize) -> u16 {
+        debug_assert!(r < ARRAY_LEN);
+        // SAFETY: r < ARRAY_LEN (see the impl's comment).
+        unsafe { *self.stones.get_unchecked(r) }
+    }
+
+    #[inline(always)]
+    fn stones_mut(&mut self, r: usize) -> &mut u16 {
+        debug_assert!(r < ARRAY_LEN);
+        // SAFETY: r < ARRAY_LEN (see the impl's comment).
+        unsafe { self.stones.get_unchecked_mut(r) }
+    }
+
+    #[inline(always)]
+    fn set_next(&mut self, i: usize, n: usize) {
+        debug_assert!(i < ARRAY_LEN && n < ARRAY_LEN);
+        // SAFETY: i < ARRAY_LEN (see the impl's comment).
+        unsafe { *self.next.get_unchecked_mut(i) = n as u16 }
     }
 
     #[inline(always)]
@@ -420,11 +518,19 @@ impl Board {
         }
     }
 
-    /// The chain record of the stone on `i` (any stone index).
+    /// The pseudo-liberties of the chain on `i` (any stone index).
     #[inline(always)]
-    fn chain_of(&self, i: usize) -> &Chain {
-        self.chain_at(self.root_at(i))
+    fn libs_of(&self, i: usize) -> Libs {
+        self.libs_at(self.root_at(i))
     }
+}
+
+/// The `k`-th neighbour of index `i` (up, left, right, down: the order of
+/// [`Point::neighbors`]).
+#[inline(always)]
+fn neighbor(i: usize, k: usize) -> usize {
+    const OFFSETS: [usize; 4] = [STRIDE.wrapping_neg(), 1usize.wrapping_neg(), 1, STRIDE];
+    i.wrapping_add(OFFSETS[k & 3])
 }
 
 /// Panics unless `p` is inside the frame, so that the unchecked accesses to
@@ -451,7 +557,8 @@ impl Board {
             nbrs: [0; ARRAY_LEN],
             root: [0; ARRAY_LEN],
             next: [0; ARRAY_LEN],
-            chains: [Chain::default(); ARRAY_LEN],
+            libs: [Libs::default(); ARRAY_LEN],
+            stones: [0; ARRAY_LEN],
             empties: [0; MAX_POINTS],
             empty_pos: [0; ARRAY_LEN],
             n_empty: 0,
@@ -535,6 +642,40 @@ impl Board {
         &self.empties[..self.n_empty as usize]
     }
 
+    /// The stones of each colour on the board: (Black's, White's).
+    pub fn stone_counts(&self) -> (u32, u32) {
+        // The cell codes from the first on-board point to the last sum to
+        // Black's stones + 2 x White's + 3 x the off-board cells between
+        // the rows; one contiguous sum, which vectorises.
+        let n = self.size();
+        let span = &self.cells[STRIDE + 1..n * STRIDE + n + 1];
+        let sum: u32 = span.iter().map(|&c| c as u32).sum();
+        let off = (3 * (n - 1) * (STRIDE - n)) as u32;
+        let stones = (n * n - self.n_empty as usize) as u32;
+        let white = sum - off - stones;
+        (stones - white, white)
+    }
+
+    /// The Tromp-Taylor area counts (stones, plus the empty points that
+    /// reach stones of one colour only), (Black's, White's), when no empty
+    /// point has an empty neighbour, as at the end of a benchmark playout
+    /// that ends with two passes: then every empty region is one point and
+    /// its neighbour-count word tells its owner. `None` otherwise (count
+    /// with [`crate::score::area_counts`]).
+    pub fn area_counts_closed(&self) -> Option<(u32, u32)> {
+        let (mut black, mut white) = self.stone_counts();
+        let mut open = 0u32;
+        for &e in self.empty_points() {
+            let w = self.nbrs[e as usize];
+            open |= w & NB_FIELD;
+            let b = w & (unit(1) * NB_FIELD) != 0;
+            let wh = w & (unit(2) * NB_FIELD) != 0;
+            black += (b & !wh) as u32;
+            white += (wh & !b) as u32;
+        }
+        (open == 0).then_some((black, white))
+    }
+
     /// The root stone of the chain on `p` (a stable name for the chain until
     /// the next move).
     ///
@@ -553,8 +694,8 @@ impl Board {
         if self.get(p).is_none() {
             return 0;
         }
-        let ch = &self.chains[self.root[p.index()] as usize];
-        if ch.libs == 0 {
+        let ch = self.libs[self.root[p.index()] as usize];
+        if ch.none() {
             0
         } else if ch.in_atari() {
             1
@@ -567,7 +708,7 @@ impl Board {
     /// point). Constant time.
     #[inline]
     pub fn in_atari(&self, p: Point) -> bool {
-        self.get(p).is_some() && self.chains[self.root[p.index()] as usize].in_atari()
+        self.get(p).is_some() && self.libs[self.root[p.index()] as usize].in_atari()
     }
 
     /// The distinct liberties of the chain on the stone `p`, counted up to
@@ -599,7 +740,7 @@ impl Board {
         if self.get(p).is_none() {
             return 0;
         }
-        self.chains[self.root[p.index()] as usize].stones as usize
+        self.stones[self.root[p.index()] as usize] as usize
     }
 
     /// The stones of the chain on `p` (empty for an empty point).
@@ -629,7 +770,7 @@ impl Board {
     #[inline]
     pub fn last_liberty(&self, p: Point) -> Option<Point> {
         self.get(p)?;
-        let ch = &self.chains[self.root[p.index()] as usize];
+        let ch = self.libs[self.root[p.index()] as usize];
         if ch.in_atari() {
             Some(Point(ch.only_liberty()))
         } else {
@@ -659,24 +800,22 @@ impl Board {
 
     /// Whether some neighbour of `pi` gives a stone of `me` there a liberty
     /// (an own chain with two liberties or more, an opposing chain in
-    /// atari), for a point with no empty neighbour. The per-neighbour test
-    /// has no branch (an off-board neighbour has root 0, whose record is
-    /// always empty); only the rare "found one" exits.
+    /// atari), for a point with no empty neighbour. Every neighbouring
+    /// chain has `pi` as a liberty, so it is in atari exactly when all its
+    /// pseudo-liberties are `pi` ([`Libs::all_at`]). No branch: an
+    /// off-board neighbour counts for neither colour.
     #[inline(always)]
     fn saved_closed(&self, me: u8, pi: usize) -> bool {
         let opp = me ^ 3;
-        for q in Point(pi as u16).neighbors() {
-            let qi = q.index();
+        let kp = key_of(pi);
+        let mut saved = false;
+        for qi in [pi - STRIDE, pi - 1, pi + 1, pi + STRIDE] {
             let cell = self.cell_at(qi);
             debug_assert!(cell != EMPTY);
-            let ch = self.chain_of(qi);
-            let some = ch.libs != 0;
-            let one = ch.libs as u64 * ch.sum2 as u64 == ch.sum as u64 * ch.sum as u64;
-            if (cell == me) & some & !one | (cell == opp) & some & one {
-                return true;
-            }
+            let one = self.libs_of(qi).all_at(kp);
+            saved |= ((cell == me) & !one) | ((cell == opp) & one);
         }
-        false
+        saved
     }
 
     /// The raw content of a cell of the padded layout, for pattern codes:
@@ -742,7 +881,7 @@ impl Board {
             let qi = q.index();
             let cell = self.cell_at(qi);
             roots[k] = self.root_at(qi);
-            let take = (cell == EMPTY) | ((cell == opp) & self.chain_at(roots[k]).in_atari());
+            let take = (cell == EMPTY) | ((cell == opp) & self.libs_at(roots[k]).in_atari());
             found[n] = q.0;
             n += take as usize;
             own |= ((cell == me) as u32) << k;
@@ -761,16 +900,12 @@ impl Board {
             // The chain's pseudo-liberties other than `p`: `p` counts once
             // for each of the chain's stones next to it.
             let k = same.count_ones() as u64;
-            let ch = self.chain_at(r);
-            let p64 = pi as u64;
-            let libs = ch.libs as u64 - k;
-            let sum = ch.sum as u64 - k * p64;
-            let sum2 = ch.sum2 as u64 - k * p64 * p64;
-            if libs == 0 {
+            let rest = Libs(self.libs_at(r).0 - k * key_of(pi));
+            if rest.none() {
                 continue;
             }
-            if libs * sum2 == sum * sum {
-                add((sum / libs) as u16, &mut found, &mut n);
+            if rest.at_most_one() {
+                add(rest.only_liberty(), &mut found, &mut n);
                 if n >= limit {
                     return n;
                 }
@@ -873,7 +1008,7 @@ impl Board {
         for q in p.neighbors() {
             if self.cells[q.index()] == opp {
                 let r = self.root[q.index()];
-                if self.chains[r as usize].in_atari() && !seen[..n].contains(&r) {
+                if self.libs[r as usize].in_atari() && !seen[..n].contains(&r) {
                     seen[n] = r;
                     n += 1;
                     captures = true;
@@ -955,7 +1090,7 @@ impl Board {
     /// to keep the placement's registers for its common path.
     #[inline(never)]
     fn merge(&mut self, a: usize, b: usize) -> usize {
-        let (big, small) = if self.chain_at(a).stones >= self.chain_at(b).stones {
+        let (big, small) = if self.stones_at(a) >= self.stones_at(b) {
             (a, b)
         } else {
             (b, a)
@@ -968,38 +1103,49 @@ impl Board {
                 break;
             }
         }
-        let sc = *self.chain_at(small);
-        self.chain_mut(big).absorb(&sc);
+        let add = self.libs_at(small).0;
+        let l = self.libs_mut(big);
+        *l = l.wrapping_add(add);
+        let n = self.stones_at(small);
+        *self.stones_mut(big) += n;
         let (nb, ns) = (self.next_at(big), self.next_at(small));
-        // SAFETY: big and small are roots, hence valid indices.
-        unsafe {
-            *self.next.get_unchecked_mut(big) = ns as u16;
-            *self.next.get_unchecked_mut(small) = nb as u16;
-        }
+        self.set_next(big, ns);
+        self.set_next(small, nb);
         big
     }
 
     /// Removes the chain rooted at `r`; returns its stone count. Each
-    /// removed stone becomes a pseudo-liberty of every stone next to it;
-    /// the stones of the chain itself not yet removed get theirs too, in
-    /// the dead chain's record, which is never read again.
+    /// removed stone becomes a pseudo-liberty of every stone next to it,
+    /// without a branch: an empty or off-board neighbour has root 0 and
+    /// the addition goes to the dump record `libs[0]`; the stones of the
+    /// chain itself not yet removed get theirs in the dead chain's record,
+    /// which is never read again.
+    #[inline(never)]
     fn remove_chain(&mut self, r: usize) -> u32 {
         let color = self.cell_at(r);
         debug_assert!(color == 1 || color == 2, "remove_chain on a stone");
-        let stones = self.chain_at(r).stones as u32;
+        let stones = self.stones_at(r) as u32;
         let delta = unit(EMPTY).wrapping_sub(unit(color));
         let mut s = r;
         loop {
             self.set_cell(s, EMPTY);
+            self.set_root(s, 0);
             self.hash ^= self.key_at(color, s);
             self.add_empty(s);
-            let (s32, ss) = (s as u32, (s * s) as u32);
-            for q in Point(s as u16).neighbors() {
-                let qi = q.index();
+            let ks = key_of(s);
+            for qi in [s - STRIDE, s - 1, s + 1, s + STRIDE] {
                 self.nb_add(qi, delta);
-                let w = stone_weight(self.cell_at(qi));
                 let rq = self.root_at(qi);
-                self.chain_mut(rq).add_lib(w, s32, ss);
+                let l = self.libs_mut(rq);
+                *l = l.wrapping_add(ks);
+            }
+            for di in [
+                s - STRIDE - 1,
+                s - STRIDE + 1,
+                s + STRIDE - 1,
+                s + STRIDE + 1,
+            ] {
+                self.nb_add(di, delta << DIAG);
             }
             s = self.next_at(s);
             if s == r {
@@ -1024,54 +1170,87 @@ impl Board {
             self.cell_at(pi) == EMPTY,
             "play_unchecked on a non-empty point"
         );
-        let me = cell_of(c);
+        self.place(cell_of(c), pi)
+    }
+
+    /// [`Board::play_unchecked`] of the stone code `me` on `pi`, an empty
+    /// on-board point (hence in the frame and in the empty list). Out of
+    /// line: the draw loop keeps its registers (the random generator's
+    /// state among them) and this function gets its own.
+    #[inline(never)]
+    fn place(&mut self, me: u8, pi: usize) -> u32 {
+        debug_assert!(in_frame(pi) && self.cell_at(pi) == EMPTY);
         let opp = me ^ 3;
         self.remove_empty(pi);
         self.set_cell(pi, me);
         self.hash ^= self.key_at(me, pi);
 
         // Every neighbouring stone's chain loses the pseudo-liberty `p`;
-        // every empty neighbour is one of the new stone's. Weights instead
-        // of branches: off-board cells have root 0 (a dummy record) and
-        // empty cells a stale root, both updated with weight 0. A chain
-        // next to `p` several times reaches zero only at its last update,
-        // so the capture test is one OR of compares made on the way.
-        let nbrs = p.neighbors();
-        let before = self.nb_at(pi);
+        // every empty neighbour is one of the new stone's. No branches:
+        // empty and off-board cells have root 0, the dump record, which
+        // loses `p` too and is never read. A chain next to `p` several
+        // times reaches zero only at its last update, so the capture test
+        // is one OR of compares made on the way.
+        let nbrs = [pi - STRIDE, pi - 1, pi + 1, pi + STRIDE];
         let delta = unit(me).wrapping_sub(unit(EMPTY));
-        let (p32, pp) = (pi as u32, (pi * pi) as u32);
-        let mut own = Chain {
-            libs: before & NB_FIELD,
-            stones: 1,
-            sum: 0,
-            sum2: 0,
-        };
+        let kp = key_of(pi);
+        let mut own = 0u64;
         let mut any = false;
         let mut friends = 0u32;
-        for (k, q) in nbrs.into_iter().enumerate() {
-            let qi = q.index();
+        for (k, &qi) in nbrs.iter().enumerate() {
             self.nb_add(qi, delta);
             let cell = self.cell_at(qi);
             let r = self.root_at(qi);
-            let ch = self.chain_mut(r);
-            ch.sub_lib(stone_weight(cell), p32, pp);
-            any |= (cell == opp) & (ch.libs == 0);
+            let l = self.libs_mut(r);
+            *l = l.wrapping_sub(kp);
+            any |= (cell == opp) & (*l == 0);
             friends |= ((cell == me) as u32) << k;
-            let e = (cell == EMPTY) as u32;
-            own.sum += e * qi as u32;
-            own.sum2 += e * (qi * qi) as u32;
+            own = own.wrapping_add(key_of(qi * (cell == EMPTY) as usize));
+        }
+        for di in [
+            pi - STRIDE - 1,
+            pi - STRIDE + 1,
+            pi + STRIDE - 1,
+            pi + STRIDE + 1,
+        ] {
+            self.nb_add(di, delta << DIAG);
         }
         self.set_root(pi, pi);
-        // SAFETY: pi is in the frame.
-        unsafe { *self.next.get_unchecked_mut(pi) = pi as u16 };
-        *self.chain_mut(pi) = own;
+        self.set_next(pi, pi);
+        *self.libs_mut(pi) = own;
+        *self.stones_mut(pi) = 1;
 
-        // Merge with the friendly neighbours' chains, one bit each.
-        let mut mine = pi;
+        // Join the first friendly neighbour's chain without a branch: one
+        // of the two chains is the new stone alone, or both are single
+        // stones, so the merge relinks one stone. The larger chain's root
+        // stays the root (the new stone's on a tie, as `merge` does). With
+        // no friendly neighbour, `r1` is the new stone itself and nothing
+        // changes.
+        let first = (friends | 16).trailing_zeros() as usize;
+        // The first friendly neighbour, or `pi` itself (offset 0) for none.
+        const FIRST: [usize; 5] = [STRIDE.wrapping_neg(), 1usize.wrapping_neg(), 1, STRIDE, 0];
+        // SAFETY: first <= 4.
+        let r1 = self.root_at(pi.wrapping_add(unsafe { *FIRST.get_unchecked(first) }));
+        let joins = r1 != pi;
+        let single = self.stones_at(r1) == 1;
+        let big = select_unpredictable(single, pi, r1);
+        let small = select_unpredictable(single, r1, pi);
+        self.set_root(small, big);
+        let add = select_unpredictable(joins, self.libs_at(small).0, 0);
+        let l = self.libs_mut(big);
+        *l = l.wrapping_add(add);
+        *self.stones_mut(big) += joins as u16;
+        let (nb, ns) = (self.next_at(big), self.next_at(small));
+        self.set_next(big, ns);
+        self.set_next(small, nb);
+        friends &= friends.wrapping_sub(1);
+
+        // Merge with the other friendly neighbours' chains, one bit each.
+        let mut mine = big;
         while friends != 0 {
             let k = friends.trailing_zeros() as usize & 3;
             friends &= friends - 1;
-            let r = self.root_at(nbrs[k].index());
+            let r = self.root_at(neighbor(pi, k));
             if r != mine {
                 mine = self.merge(mine, r);
             }
@@ -1079,44 +1258,41 @@ impl Board {
 
         self.ko = 0;
         let captured = if any {
-            self.capture_around(c, nbrs, mine)
+            self.capture_around(me, pi, mine)
         } else {
             0
         };
 
-        if self.chain_at(mine).libs == 0 {
+        if self.libs_at(mine).none() {
             let lost = self.remove_chain(mine);
-            self.captures[c.opponent().index()] += lost;
+            self.captures[(opp - 1) as usize] += lost;
         }
         captured
     }
 
-    /// The capturing half of [`Board::play_unchecked`]: removes the
-    /// opposing chains next to the new stone left without liberties, counts
-    /// them to `c` and sets the simple-ko point; returns the stones removed.
-    /// Out of line: most moves capture nothing.
+    /// The capturing half of [`Board::place`]: removes the opposing chains
+    /// next to the new stone of `me` left without liberties, counts them to
+    /// `me` and sets the simple-ko point; returns the stones removed. Out
+    /// of line: most moves capture nothing.
     #[inline(never)]
-    fn capture_around(&mut self, c: Color, nbrs: [Point; 4], mine: usize) -> u32 {
-        let opp = cell_of(c.opponent());
+    fn capture_around(&mut self, me: u8, pi: usize, mine: usize) -> u32 {
+        let opp = me ^ 3;
         let mut captured = 0;
         let mut last_captured = 0;
-        for q in nbrs {
-            let qi = q.index();
+        for k in 0..4 {
+            let qi = neighbor(pi, k);
             if self.cell_at(qi) == opp {
                 let r = self.root_at(qi);
-                if self.chain_at(r).libs == 0 {
+                if self.libs_at(r).none() {
                     captured += self.remove_chain(r);
                     last_captured = r;
                 }
             }
         }
-        self.captures[c.index()] += captured;
-        if captured == 1 {
-            let ch = self.chain_at(mine);
-            if ch.stones == 1 && ch.in_atari() {
-                self.ko = last_captured as u16;
-                self.ko_color = opp;
-            }
+        self.captures[(me - 1) as usize] += captured;
+        if captured == 1 && self.stones_at(mine) == 1 && self.libs_at(mine).in_atari() {
+            self.ko = last_captured as u16;
+            self.ko_color = opp;
         }
         captured
     }
@@ -1130,23 +1306,7 @@ impl Board {
     #[inline]
     pub fn is_eye(&self, c: Color, p: Point) -> bool {
         let pi = framed(p);
-        let opp = cell_of(c.opponent());
-        self.nb_at(pi) & ((unit(EMPTY) * NB_FIELD) | (unit(opp) * NB_FIELD)) == 0
-            && self.eye_diagonals(opp, pi)
-    }
-
-    /// The diagonal half of [`Board::is_eye`]: no diagonal stone of `opp`
-    /// on the edge, at most one elsewhere.
-    #[inline(always)]
-    fn eye_diagonals(&self, opp: u8, pi: usize) -> bool {
-        let mut bad = 0u32;
-        let mut edge = 0u32;
-        for q in Point(pi as u16).diagonals() {
-            let cell = self.cell_at(q.index());
-            bad += (cell == opp) as u32;
-            edge |= (cell == OFF) as u32;
-        }
-        bad + edge <= 1
+        eye_word(self.nb_at(pi), cell_of(c.opponent()))
     }
 
     /// Whether the benchmark playout may play `c` on the empty point `p`:
@@ -1166,29 +1326,56 @@ impl Board {
     }
 
     /// The benchmark playout's draw: empty points are drawn without
-    /// replacement, `draw(k)` choosing an index below `k` among the `k` not
-    /// drawn yet, until one passes [`Board::is_playout_candidate`] for `c`;
-    /// `None` when none does. A rejected point is swapped behind the ones
-    /// left, so the order of the empty list changes.
+    /// replacement until one passes [`Board::is_playout_candidate`] for
+    /// `c`; `None` when none does. Each draw takes one number `x` from
+    /// `next_u64` and picks index `x * k / 2^64` (the high word of the
+    /// product: [`crate::playout::below`]'s formula) among the `k` points
+    /// not drawn yet. A rejected point is swapped behind the ones left, so
+    /// the order of the empty list changes.
     #[inline]
     pub fn draw_playout_candidate(
         &mut self,
         c: Color,
-        mut draw: impl FnMut(usize) -> usize,
+        next_u64: impl FnMut() -> u64,
     ) -> Option<Point> {
+        self.draw_candidate(cell_of(c), next_u64)
+            .map(|pi| Point(pi as u16))
+    }
+
+    /// One move of the benchmark playout: [`Board::draw_playout_candidate`]
+    /// then [`Board::play_unchecked`] of the point drawn, in one call;
+    /// `None` (and nothing played: the caller passes) when no empty point
+    /// is a candidate.
+    #[inline]
+    pub fn play_playout_move(&mut self, c: Color, next_u64: impl FnMut() -> u64) -> Option<Point> {
         let me = cell_of(c);
+        let pi = self.draw_candidate(me, next_u64)?;
+        self.place(me, pi);
+        Some(Point(pi as u16))
+    }
+
+    /// [`Board::draw_playout_candidate`] for the stone code `me`, returning
+    /// the index drawn. The usual cases are settled inline: a point with an
+    /// empty neighbour (a candidate) and an eye of `me` (not one).
+    #[inline(always)]
+    fn draw_candidate(&mut self, me: u8, mut next_u64: impl FnMut() -> u64) -> Option<usize> {
+        let opp = me ^ 3;
         let mut k = self.n_empty as usize;
         while k > 0 {
-            // i < k <= n_empty <= MAX_POINTS whatever `draw` returns.
-            let i = draw(k).min(k - 1);
-            debug_assert!(k <= self.n_empty as usize && self.n_empty as usize <= MAX_POINTS);
+            // i < k: the high word of a 64-bit number times k.
+            let i = ((next_u64() as u128 * k as u128) >> 64) as usize;
+            debug_assert!(i < k && k <= self.n_empty as usize);
+            debug_assert!(self.n_empty as usize <= MAX_POINTS);
             // SAFETY: i < k <= n_empty <= MAX_POINTS = empties.len().
             let pi = unsafe { *self.empties.get_unchecked(i) } as usize;
             // An empty-list entry is an on-board point, inside the frame.
             debug_assert!(in_frame(pi));
             let w = self.nb_at(pi);
-            if w & NB_FIELD != 0 || self.closed_candidate(me, pi, w) {
-                return Some(Point(pi as u16));
+            if w & NB_FIELD != 0 {
+                return Some(pi);
+            }
+            if !eye_word(w, opp) && self.closed_not_eye(me, pi) {
+                return Some(pi);
             }
             k -= 1;
             // SAFETY: i, k < n_empty <= MAX_POINTS, and the entries are
@@ -1206,14 +1393,16 @@ impl Board {
 
     /// [`Board::is_playout_candidate`] for a point with no empty neighbour
     /// and neighbour-count word `w`.
+    #[inline(always)]
+    fn closed_candidate(&self, me: u8, pi: usize, w: u32) -> bool {
+        !eye_word(w, me ^ 3) && self.closed_not_eye(me, pi)
+    }
+
+    /// The rest of [`Board::closed_candidate`] for a point that is not an
+    /// eye of `me`: not the ko recapture, and some neighbour saves the
+    /// stone. Out of line: rarer than the cases before it.
     #[inline(never)]
-    fn closed_candidate(&self, me: u8, pi: usize, w: u16) -> bool {
-        let opp = me ^ 3;
-        // Every neighbour our own or off the board: an eye unless the
-        // diagonals make it a false one.
-        if w & (unit(opp) * NB_FIELD) == 0 && self.eye_diagonals(opp, pi) {
-            return false;
-        }
+    fn closed_not_eye(&self, me: u8, pi: usize) -> bool {
         let ko = (self.ko as usize == pi) & (self.ko_color == me);
         !ko && self.saved_closed(me, pi)
     }
@@ -1245,11 +1434,18 @@ impl Board {
     }
 
     /// The neighbour-count word of `p`, counted from the cells.
-    fn count_neighbors(&self, p: Point) -> u16 {
-        p.neighbors()
+    fn count_neighbors(&self, p: Point) -> u32 {
+        let orth: u32 = p
+            .neighbors()
             .iter()
             .map(|q| unit(self.cells[q.index()]))
-            .sum()
+            .sum();
+        let diag: u32 = p
+            .diagonals()
+            .iter()
+            .map(|q| unit(self.cells[q.index()]))
+            .sum();
+        orth | diag << DIAG
     }
 
     /// Recomputes chains, pseudo-liberties, neighbour counts, hash and
@@ -1260,19 +1456,19 @@ impl Board {
         self.ko = 0;
         let size = self.size();
         self.root = [0; ARRAY_LEN];
-        self.chains = [Chain::default(); ARRAY_LEN];
+        self.libs = [Libs::default(); ARRAY_LEN];
+        self.stones = [0; ARRAY_LEN];
         for p in Point::all(size) {
             let i = p.index();
-            self.root[i] = i as u16;
             self.next[i] = i as u16;
-            self.chains[i] = Chain {
-                stones: 1,
-                ..Chain::default()
-            };
             self.nbrs[i] = self.count_neighbors(p);
             match color_of(self.cells[i]) {
                 None => self.add_empty(i),
-                Some(c) => self.hash ^= self.keys.stone[c.index()][i],
+                Some(c) => {
+                    self.hash ^= self.keys.stone[c.index()][i];
+                    self.root[i] = i as u16;
+                    self.stones[i] = 1;
+                }
             }
         }
         // Union neighbours of the same colour, then count pseudo-liberties.
@@ -1300,7 +1496,7 @@ impl Board {
             for q in p.neighbors() {
                 let qi = q.index();
                 if self.cells[qi] == EMPTY {
-                    self.chains[r].add_lib(1, qi as u32, (qi * qi) as u32);
+                    self.libs[r].0 += lib_key(qi);
                 }
             }
         }
@@ -1322,24 +1518,21 @@ impl Board {
             if on != (self.cells[i] != OFF) {
                 return Err(format!("cell {i} on-board mismatch"));
             }
-            if !on && self.root[i] != 0 {
-                return Err(format!("off-board cell {i} has root {}", self.root[i]));
+            if (!on || self.cells[i] == EMPTY) && self.root[i] != 0 {
+                return Err(format!(
+                    "off-board or empty cell {i} has root {}",
+                    self.root[i]
+                ));
             }
             if self.root[i] as usize >= ARRAY_LEN || self.next[i] as usize >= ARRAY_LEN {
                 return Err(format!("cell {i} links out of the arrays"));
             }
         }
-        if self.chains[0] != Chain::default() {
-            return Err(format!(
-                "the off-board dummy chain record changed: {:?}",
-                self.chains[0]
-            ));
-        }
         for p in Point::all(size) {
             let i = p.index();
             if self.nbrs[i] != self.count_neighbors(p) {
                 return Err(format!(
-                    "neighbour counts at {}: {:04x} incremental, {:04x} counted",
+                    "neighbour counts at {}: {:08x} incremental, {:08x} counted",
                     p.to_gtp(size),
                     self.nbrs[i],
                     self.count_neighbors(p)
@@ -1362,7 +1555,8 @@ impl Board {
                     let mut stack = vec![p];
                     let mut members = vec![];
                     let mut libs = std::collections::BTreeSet::new();
-                    let mut pseudo = Chain::default();
+                    // Pseudo-liberty count, index sum and sum of squares.
+                    let mut pseudo = (0u64, 0u64, 0u64);
                     visited[i] = true;
                     while let Some(s) = stack.pop() {
                         members.push(s);
@@ -1370,18 +1564,31 @@ impl Board {
                             let cell = self.cells[q.index()];
                             if cell == EMPTY {
                                 libs.insert(q);
-                                let qi = q.index() as u32;
-                                pseudo.libs += 1;
-                                pseudo.sum += qi;
-                                pseudo.sum2 += qi * qi;
+                                let qi = q.index() as u64;
+                                pseudo.0 += 1;
+                                pseudo.1 += qi;
+                                pseudo.2 += qi * qi;
                             } else if cell == self.cells[i] && !visited[q.index()] {
                                 visited[q.index()] = true;
                                 stack.push(q);
                             }
                         }
                     }
-                    pseudo.stones = members.len() as u16;
                     let r = self.root[i];
+                    if !members.contains(&Point(r)) {
+                        return Err(format!(
+                            "the root of the chain at {} is not one of its stones",
+                            p.to_gtp(size)
+                        ));
+                    }
+                    if self.stones[r as usize] as usize != members.len() {
+                        return Err(format!(
+                            "chain at {}: {} stones recorded, {} counted",
+                            p.to_gtp(size),
+                            self.stones[r as usize],
+                            members.len()
+                        ));
+                    }
                     for s in &members {
                         if self.root[s.index()] != r {
                             return Err(format!("chain at {} has two roots", p.to_gtp(size)));
@@ -1396,8 +1603,12 @@ impl Board {
                             p.to_gtp(size)
                         ));
                     }
-                    let ch = self.chains[r as usize];
-                    if ch != pseudo {
+                    let ch = self.libs[r as usize];
+                    // The fields, and the whole word (no field carried
+                    // into the next).
+                    let packed =
+                        pseudo.0 | pseudo.1 << LIBS_BITS | pseudo.2 << (LIBS_BITS + SUM_BITS);
+                    if (ch.count(), ch.sum(), ch.sum2()) != pseudo || ch.0 != packed {
                         return Err(format!(
                             "chain record at {}: {ch:?} incremental, {pseudo:?} counted",
                             p.to_gtp(size)

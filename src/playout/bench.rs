@@ -59,7 +59,7 @@ pub fn bench(size: usize, playouts: u64, seed: u64) -> BenchResult {
     for _ in 0..playouts {
         b.clone_from(&empty);
         total_moves += uniform_playout(&mut b, Color::Black, &mut rng) as u64;
-        let (black, white) = area_counts(&b);
+        let (black, white) = b.area_counts_closed().unwrap_or_else(|| area_counts(&b));
         if black as f32 - white as f32 - 7.5 > 0.0 {
             black_wins += 1;
         }
@@ -71,5 +71,38 @@ pub fn bench(size: usize, playouts: u64, seed: u64) -> BenchResult {
         seconds,
         mean_moves: total_moves as f64 / playouts.max(1) as f64,
         black_win_rate: black_wins as f64 / playouts.max(1) as f64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_xoshiro::rand_core::SeedableRng;
+
+    #[test]
+    fn closed_area_counts_agree_with_the_flood_fill() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut closed = 0;
+        for size in [2, 3, 5, 9, 13] {
+            let empty = Board::new(size).unwrap();
+            // The empty board has open regions: no closed count.
+            assert_eq!(empty.area_counts_closed(), None);
+            for _ in 0..200 {
+                let mut b = empty.clone();
+                let moves = uniform_playout(&mut b, Color::Black, &mut rng);
+                let counted = area_counts(&b);
+                match b.area_counts_closed() {
+                    Some(fast) => {
+                        assert_eq!(fast, counted, "{b:?}");
+                        closed += 1;
+                    }
+                    // Only a playout cut at its move limit may end open.
+                    None => assert_eq!(moves as usize, 3 * size * size, "{b:?}"),
+                }
+                let count = |c| b.points().filter(|&p| b.get(p) == Some(c)).count() as u32;
+                assert_eq!(b.stone_counts(), (count(Color::Black), count(Color::White)));
+            }
+        }
+        assert!(closed > 900, "{closed}");
     }
 }

@@ -6,11 +6,11 @@
 //! any size, not the simple-ko recapture) and is not an eye of the mover
 //! ([`Board::is_eye`]). The move is drawn exactly uniformly among the
 //! candidates: random empty points are drawn without replacement until one
-//! qualifies. A side with no candidate passes. The playout stops after two
+//! qualifies, each the `below(rng, k)`-th of the `k` not drawn yet
+//! ([`super::below`]). A side with no candidate passes. The playout stops after two
 //! consecutive passes or `3·N·N` moves, passes counted, and is scored by
 //! Tromp-Taylor area.
 
-use super::random::below;
 use crate::board::Board;
 use crate::color::Color;
 use rand_xoshiro::rand_core::Rng;
@@ -23,12 +23,8 @@ pub fn uniform_playout<R: Rng>(board: &mut Board, mut to_move: Color, rng: &mut 
     let mut moves = 0;
     let mut passes = 0;
     while moves < max_moves && passes < 2 {
-        let chosen = board.draw_playout_candidate(to_move, |k| below(rng, k));
-        match chosen {
-            Some(p) => {
-                board.play_unchecked(to_move, p);
-                passes = 0;
-            }
+        match board.play_playout_move(to_move, || rng.next_u64()) {
+            Some(_) => passes = 0,
             None => {
                 board.pass();
                 passes += 1;
