@@ -72,6 +72,19 @@ struct GtpArgs {
     /// or later. `name` still answers Kosumi.
     #[arg(long, value_name = "TEXT")]
     override_version: Option<String>,
+    /// Priors of new tree nodes: `patterns` (the learned move ratings, the
+    /// default) or `hand` (the hand-written knowledge alone).
+    #[arg(long, value_name = "patterns|hand", default_value = "patterns")]
+    priors: kosumi::mcts::PriorSource,
+    /// Virtual visits the pattern priors give each move (for tuning).
+    #[arg(long, value_name = "N", hide = true)]
+    prior_visits: Option<f32>,
+    /// Exponent on a move's rating relative to the best (for tuning).
+    #[arg(long, value_name = "X", hide = true)]
+    prior_exponent: Option<f32>,
+    /// Keep the hand priors beside the pattern priors (for tuning).
+    #[arg(long, value_name = "yes|no", hide = true, action = clap::ArgAction::Set, value_parser = parse_yes_no)]
+    prior_hand: Option<bool>,
 }
 
 fn run_gtp(a: GtpArgs) -> ExitCode {
@@ -127,6 +140,16 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         if let Some(mib) = a.max_memory {
             cfg.max_nodes =
                 kosumi::mcts::SearchConfig::nodes_for_memory(mib as usize * 1024 * 1024);
+        }
+        cfg.prior_source = a.priors;
+        if let Some(v) = a.prior_visits {
+            cfg.pattern_prior.visits = v;
+        }
+        if let Some(x) = a.prior_exponent {
+            cfg.pattern_prior.exponent = x;
+        }
+        if let Some(h) = a.prior_hand {
+            cfg.pattern_prior.hand = h;
         }
         kosumi::gtp::Engine::new(config, Box::new(kosumi::mcts::MctsPlayer::new(cfg)))
     };
@@ -830,6 +853,16 @@ fn gtp_words(a: &GtpArgs) -> Vec<String> {
     }
     if let Some(m) = a.max_memory {
         w.push(format!("--max-memory={m}"));
+    }
+    w.push(format!("--priors={}", a.priors));
+    if let Some(v) = a.prior_visits {
+        w.push(format!("--prior-visits={v}"));
+    }
+    if let Some(x) = a.prior_exponent {
+        w.push(format!("--prior-exponent={x}"));
+    }
+    if let Some(h) = a.prior_hand {
+        w.push(format!("--prior-hand={}", if h { "yes" } else { "no" }));
     }
     for (on, flag) in [
         (a.no_resign, "--no-resign"),

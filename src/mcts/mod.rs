@@ -6,6 +6,8 @@
 //! - the playout policy, 3x3 shapes and priors from cheap Go knowledge
 //!   are in [`crate::playout::policy`]; the search holds their settings
 //!   ([`SearchConfig::playout`], [`SearchConfig::prior`]).
+//! - [`prior`]: the priors of new nodes, from the hand-written knowledge
+//!   or the learned pattern ratings ([`SearchConfig::prior_source`]).
 //! - [`time`]: the thinking budget as a pure function of the clock.
 //! - [`search`]: one search over several threads.
 //!
@@ -21,6 +23,7 @@
 //! [`SearchConfig::resign_threshold`] for [`SearchConfig::resign_moves`]
 //! moves, unless the expected score is close.
 
+pub mod prior;
 pub mod search;
 pub mod time;
 pub mod tree;
@@ -33,6 +36,7 @@ use crate::player::{Decision, GenmoveRequest, MoveFilter, Player};
 use crate::playout::policy::{self, PlayoutConfig, PriorConfig};
 use crate::point::Move;
 use crate::rules::Rules;
+pub use prior::{PatternPriorConfig, PriorSource};
 pub use search::Limits;
 use search::{root_children_legal, Search};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -81,8 +85,12 @@ pub struct SearchConfig {
     /// maximum.
     pub clear_ratio: f64,
 
-    /// The priors of moves entering the tree.
+    /// Where the priors of moves entering the tree come from.
+    pub prior_source: PriorSource,
+    /// The hand-written priors of moves entering the tree.
     pub prior: PriorConfig,
+    /// The priors from the learned pattern ratings.
+    pub pattern_prior: PatternPriorConfig,
     /// Prior visits and wins of the pass.
     pub prior_pass: [f32; 2],
 
@@ -167,7 +175,9 @@ impl Default for SearchConfig {
             early_stop: true,
             min_playouts: 1000,
             clear_ratio: 1.5,
+            prior_source: PriorSource::Patterns,
             prior: PriorConfig::default(),
+            pattern_prior: PatternPriorConfig::default(),
             prior_pass: [10.0, 1.0],
             playout: PlayoutConfig::default(),
             lag_margin: 0.05,

@@ -9,6 +9,7 @@
 //! collision could only hide a move below the root, never allow an illegal
 //! one at the root. Playouts use the simple-ko rule only.
 
+use super::prior::{priors, PriorContext};
 use super::time::TimeBudget;
 use super::tree::{
     decode_move, encode_move, rave_value, Tree, EXPANDED, EXPANDING, FULL, LEAF, PASS,
@@ -19,7 +20,7 @@ use crate::color::Color;
 use crate::game::Game;
 use crate::player::MoveFilter;
 use crate::playout::lgrf::Lgrf;
-use crate::playout::policy::{playout, prior};
+use crate::playout::policy::playout;
 use crate::point::{Move, Point, ARRAY_LEN};
 use crate::rules::KoRule;
 use crate::zobrist::{SituationHash, StoneHash};
@@ -495,11 +496,10 @@ impl<'a> Search<'a> {
         path_keys: &[u64],
     ) -> bool {
         let rules = self.game.rules();
-        let mut moves: Vec<(u16, f32, f32)> = Vec::with_capacity(b.empty_count() + 1);
+        let mut points: Vec<Point> = Vec::with_capacity(b.empty_count());
         // Empty points in index order (`points()` runs row by row), so the
         // children's order does not depend on the empty list's shuffling.
         for p in b.points().filter(|&p| b.is_empty(p)) {
-            let e = p.index() as u16;
             if b.is_eye(c, p) {
                 continue;
             }
@@ -512,11 +512,28 @@ impl<'a> Search<'a> {
                         self.history.contains(&k) || path_keys.contains(&k)
                     })
             };
-            if !legal {
-                continue;
+            if legal {
+                points.push(p);
             }
-            let pr = prior(b, c, p, last, last2, &self.cfg.prior);
-            moves.push((e, pr.visits, pr.wins));
+        }
+        let ctx = PriorContext {
+            board: b,
+            to_move: c,
+            last,
+            last2,
+        };
+        let mut pr = Vec::with_capacity(points.len());
+        priors(
+            &ctx,
+            &points,
+            self.cfg.prior_source,
+            &self.cfg.prior,
+            &self.cfg.pattern_prior,
+            &mut pr,
+        );
+        let mut moves: Vec<(u16, f32, f32)> = Vec::with_capacity(points.len() + 1);
+        for (p, x) in points.iter().zip(&pr) {
+            moves.push((p.index() as u16, x.visits, x.wins));
         }
         moves.push((
             encode_move(Move::Pass),
@@ -667,5 +684,58 @@ mod tests {
         assert!(!psk.contains(&retake));
         assert!(psk.contains(&Move::Pass));
         assert!(psk.len() > 30);
+    }
+
+    /// The prior win rate of each root child after expanding an empty
+    /// 19x19 board with priors from `source`.
+    fn root_prior_rates(source: super::super::PriorSource) -> Vec<(Move, f32)> {
+        let game = Game::new(19, Rules::default(), crate::komi::Komi::default()).unwrap();
+        let cfg = SearchConfig {
+            prior_source: source,
+            ..SearchConfig::default()
+        };
+        let tree = Tree::new(4096);
+        let s = Search::new(
+            &tree,
+            &cfg,
+            &game,
+            Color::Black,
+            true,
+            Limits::default(),
+            None,
+            Instant::now(),
+        );
+        assert!(s.expand(0, game.board(), Color::Black, 0, None, None, &[]));
+        tree.root().state.store(EXPANDED, Release);
+        tree.children(0)
+            .map(|c| {
+                let n = tree.node(c);
+                let (v, w) = n.prior();
+                (n.mv(), w / v)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn expansion_uses_the_pattern_ratings() {
+        use super::super::PriorSource;
+        let rate = |rates: &[(Move, f32)], x: usize, y: usize| {
+            rates
+                .iter()
+                .find(|(m, _)| *m == Move::Play(Point::new(x, y)))
+                .expect("child")
+                .1
+        };
+        let pat = root_prior_rates(PriorSource::Patterns);
+        assert_eq!(pat.len(), 19 * 19 + 1);
+        // 3-4 and 4-4 points well above the 1-1 and 2-2 points.
+        for (x, y) in [(2, 3), (3, 3), (15, 16)] {
+            assert!(rate(&pat, x, y) > rate(&pat, 0, 0) + 0.3, "{x},{y}");
+            assert!(rate(&pat, x, y) > rate(&pat, 1, 1) + 0.3, "{x},{y}");
+        }
+        // The hand priors see every third- and fourth-line point alike.
+        let hand = root_prior_rates(PriorSource::Hand);
+        assert_eq!(rate(&hand, 2, 3), rate(&hand, 3, 9));
+        assert_ne!(rate(&pat, 2, 3), rate(&pat, 3, 9));
     }
 }

@@ -34,7 +34,17 @@ pub struct PatternTable {
     pub header: Vec<String>,
     gammas: FxHashMap<(Family, u64), f32>,
     counts: [usize; N_FAMILIES],
+    /// The same gammas for fast lookups: small keys of the small families
+    /// in a flat array (0 where the table lacks the feature)...
+    small: Vec<f32>,
+    /// ... and the 3x3 shapes and the large patterns in their own maps.
+    shape3: FxHashMap<u64, f32>,
+    large: FxHashMap<u64, f32>,
 }
+
+/// Keys below this of the families other than 3x3 shapes and large
+/// patterns go in [`PatternTable`]'s flat array.
+const SMALL_KEYS: u64 = 128;
 
 impl PatternTable {
     /// An empty table (every gamma 1).
@@ -50,11 +60,35 @@ impl PatternTable {
         if self.gammas.insert((family, key), gamma).is_none() {
             self.counts[family as usize] += 1;
         }
+        match family {
+            Family::Shape3 => {
+                self.shape3.insert(key, gamma);
+            }
+            Family::Large => {
+                self.large.insert(key, gamma);
+            }
+            _ if key < SMALL_KEYS => {
+                if self.small.is_empty() {
+                    self.small = vec![0.0; N_FAMILIES * SMALL_KEYS as usize];
+                }
+                self.small[family as usize * SMALL_KEYS as usize + key as usize] = gamma;
+            }
+            _ => {}
+        }
     }
 
     /// The gamma of a feature, if the table has it.
     pub fn gamma(&self, family: Family, key: u64) -> Option<f32> {
-        self.gammas.get(&(family, key)).copied()
+        match family {
+            Family::Shape3 => self.shape3.get(&key).copied(),
+            Family::Large => self.large.get(&key).copied(),
+            _ if key < SMALL_KEYS => self
+                .small
+                .get(family as usize * SMALL_KEYS as usize + key as usize)
+                .copied()
+                .filter(|&g| g > 0.0),
+            _ => self.gammas.get(&(family, key)).copied(),
+        }
     }
 
     /// Number of features in the table.
@@ -78,7 +112,7 @@ impl PatternTable {
             .iter()
             .rev()
             .copied()
-            .find(|&d| d != 0 && self.gammas.contains_key(&(Family::Large, d)))
+            .find(|&d| d != 0 && self.large.contains_key(&d))
     }
 
     /// The gamma of each family for the move with features `f` (1 where the

@@ -210,9 +210,18 @@ struct Geometry {
     /// Number of offsets within each of [`PATTERN_SIZES`].
     within: [usize; LEVELS],
     /// `perm[t][k]`: the index of offset k under transform t.
+    #[cfg_attr(not(test), allow(dead_code))]
     perm: [Vec<u16>; 8],
     /// `keys[k * 4 + state]`.
+    #[cfg_attr(not(test), allow(dead_code))]
     keys: Vec<u64>,
+    /// `delta[k][state * 8 + t]`: `keys[perm[t][k] * 4 + state] ^
+    /// keys[perm[t][k] * 4]`, what a non-empty cell k changes in transform
+    /// t's hash (0 for an empty cell).
+    delta: Vec<[u64; 32]>,
+    /// `empty[level][t]`: transform t's hash when every cell within the
+    /// level's size is empty.
+    empty: [[u64; 8]; LEVELS],
 }
 
 /// A fixed 64-bit mixing step (splitmix64), for the pattern keys. Changing
@@ -256,14 +265,40 @@ fn geometry() -> &'static Geometry {
                 .collect()
         });
         let mut seed = 0x6B6F_7375_6D69_0001u64; // "kosumi" + 1
-        let keys = (0..offsets.len() * 4)
+        let keys: Vec<u64> = (0..offsets.len() * 4)
             .map(|_| splitmix64(&mut seed))
             .collect();
+        let delta = (0..offsets.len())
+            .map(|k| {
+                let mut d = [0u64; 32];
+                for s in 0..4 {
+                    for t in 0..8 {
+                        let j = perm[t][k] as usize * 4;
+                        d[s * 8 + t] = keys[j + s] ^ keys[j];
+                    }
+                }
+                d
+            })
+            .collect();
+        let mut empty = [[0u64; 8]; LEVELS];
+        let mut h = [0u64; 8];
+        let mut k = 0;
+        for (level, &end) in within.iter().enumerate() {
+            while k < end {
+                for t in 0..8 {
+                    h[t] ^= keys[perm[t][k] as usize * 4];
+                }
+                k += 1;
+            }
+            empty[level] = h;
+        }
         Geometry {
             offsets,
             within,
             perm,
             keys,
+            delta,
+            empty,
         }
     })
 }
@@ -273,6 +308,39 @@ fn geometry() -> &'static Geometry {
 /// The size's index is in the top 4 bits of each code, so codes of
 /// different sizes never meet, and no code is 0.
 pub fn large_patterns(board: &Board, me: Color, p: Point) -> [u64; LEVELS] {
+    // Each transform's hash is the all-empty hash of the size, changed by
+    // the non-empty cells only: on a sparse board most cells cost one read.
+    let g = geometry();
+    let (x, y) = (p.x() as i32, p.y() as i32);
+    let mut h = [0u64; 8];
+    let mut best = [0u64; LEVELS];
+    let mut k = 0;
+    for (level, &end) in g.within.iter().enumerate() {
+        while k < end {
+            let (dx, dy) = g.offsets[k];
+            let s = state_at(board, me, x + dx, y + dy) as usize;
+            if s != 0 {
+                let d = &g.delta[k][s * 8..s * 8 + 8];
+                for t in 0..8 {
+                    h[t] ^= d[t];
+                }
+            }
+            k += 1;
+        }
+        let e = &g.empty[level];
+        let mut m = u64::MAX;
+        for t in 0..8 {
+            m = m.min((e[t] ^ h[t]) >> 4);
+        }
+        best[level] = m | ((level as u64 + 1) << 60);
+    }
+    best
+}
+
+/// [`large_patterns`] the direct way (every cell, every transform), to
+/// check the fast one against.
+#[cfg(test)]
+fn large_patterns_direct(board: &Board, me: Color, p: Point) -> [u64; LEVELS] {
     let g = geometry();
     let (x, y) = (p.x() as i32, p.y() as i32);
     let mut states = [0u8; 256];
@@ -453,5 +521,32 @@ mod tests {
         assert!(geometry().offsets.len() < 256);
         // Pinned: the built-in table depends on these codes.
         assert_eq!(format!("{:016x}", d[LEVELS - 1]), "cdc307341e2ac055");
+    }
+
+    #[test]
+    fn fast_large_patterns_match_the_direct_sum() {
+        // A random 19x19 middle game, both colours to move, every empty point
+        // (edges and corners included).
+        let game = crate::mcts::middle_game(19, 0.4, 7).expect("position");
+        let b = game.board();
+        let mut checked = 0;
+        for p in b.points().filter(|&p| b.is_empty(p)) {
+            for me in [Color::Black, Color::White] {
+                assert_eq!(
+                    large_patterns(b, me, p),
+                    large_patterns_direct(b, me, p),
+                    "{p:?}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 300, "{checked}");
+        let s = board(SAMPLE);
+        for p in s.points().filter(|&p| s.is_empty(p)) {
+            assert_eq!(
+                large_patterns(&s, Color::Black, p),
+                large_patterns_direct(&s, Color::Black, p)
+            );
+        }
     }
 }
