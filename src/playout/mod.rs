@@ -6,7 +6,11 @@
 //! - [`policy`]: the search's playout policy (tactics, 3x3 shapes, no
 //!   self-atari), the priors of moves entering the tree, and their
 //!   settings ([`PlayoutConfig`], [`PriorConfig`]).
-//! - `tactics`: the policy's cheap reading (ladders for atari escapes).
+//! - `tactics`: the policy's cheap reading (ladders for atari escapes,
+//!   snapback and nakade self-ataris, two-liberty tactics), all behind
+//!   [`PlayoutConfig`] knobs that are off by default.
+//! - [`lgrf`]: last-good-reply with forgetting (LGRF-2): reply tables
+//!   learned from the playouts' winners, tried first in the policy.
 //! - [`random`]: the uniform draws both use ([`below`], [`random::chance`]).
 //! - [`bench`](mod@bench): `kosumi bench`, timed uniform playouts.
 //!
@@ -14,12 +18,13 @@
 //! [`PriorConfig`] and calls in, never the reverse.
 
 pub mod bench;
+pub mod lgrf;
 pub mod policy;
 pub mod random;
 pub(crate) mod tactics;
 pub mod uniform;
 
 pub use bench::{bench, BenchResult};
-pub use policy::{PlayoutConfig, PriorConfig};
+pub use policy::{LgrfPlace, PlayoutConfig, PriorConfig};
 pub use random::below;
 pub use uniform::uniform_playout;

@@ -26,6 +26,11 @@
 //!    (any other single-stone self-atari is refused with probability
 //!    [`PlayoutConfig::self_atari_reject`]).
 //!
+//! In the search's playouts with [`PlayoutConfig::lgrf`], a playable last
+//! good reply to the last two moves (LGRF-2, [`super::lgrf`]) comes in
+//! where [`PlayoutConfig::lgrf_place`] says (by default between steps 2
+//! and 3). It is off by default: see the measurements in [`super::lgrf`].
+//!
 //! A side with no candidate passes; the playout ends after two passes or
 //! [`PlayoutConfig::playout_length`] moves per point and is scored by area
 //! (every empty point left is an eye, so point by point).
@@ -33,6 +38,7 @@
 //! The settings are [`PlayoutConfig`] (the playouts) and [`PriorConfig`]
 //! (the priors); the search holds one of each in its configuration.
 
+use super::lgrf::Lgrf;
 use super::random::{below, chance};
 use super::tactics;
 use crate::board::Board;
@@ -80,6 +86,27 @@ pub struct PlayoutConfig {
     /// liberties more. Off (0) by default: at 0.5 the search ran about
     /// half again slower on 9x9 and no match has measured it yet.
     pub two_lib_prob: f64,
+    /// Last-good-reply with forgetting (LGRF-2, [`super::lgrf`]): each
+    /// search thread learns replies from its playouts' winners and plays
+    /// them in later playouts. Off by default: it lost strength at equal
+    /// playouts on 9x9 in every placement tried.
+    pub lgrf: bool,
+    /// With [`PlayoutConfig::lgrf`]: where the last good reply comes in
+    /// the policy.
+    pub lgrf_place: LgrfPlace,
+}
+
+/// Where the last good reply (LGRF-2) is tried in the playout policy.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LgrfPlace {
+    /// Before everything else (as Orego does).
+    First,
+    /// After the tactical replies to the last move (step 1), before the
+    /// shapes.
+    AfterTactics,
+    /// After the tactical replies and the shapes (steps 1 and 2), before
+    /// the random move.
+    AfterShapes,
 }
 
 impl Default for PlayoutConfig {
@@ -94,6 +121,8 @@ impl Default for PlayoutConfig {
             ladder_in_shapes: false,
             self_atari_reading: false,
             two_lib_prob: 0.0,
+            lgrf: false,
+            lgrf_place: LgrfPlace::AfterShapes,
         }
     }
 }
@@ -468,6 +497,13 @@ pub(crate) fn choose_move<R: Rng>(
     None
 }
 
+/// A random one of the candidates `find` gives, if any.
+fn pick<R: Rng>(rng: &mut R, find: impl FnOnce(&mut Candidates)) -> Option<Point> {
+    let mut cands = Candidates::new();
+    find(&mut cands);
+    cands.pick(rng)
+}
+
 /// The end of one playout.
 pub(crate) struct PlayoutEnd {
     /// Black's area minus White's, komi not included.
@@ -478,6 +514,14 @@ pub(crate) struct PlayoutEnd {
 /// (1 black, 2 white) of the first stone played on each point where it is
 /// still 0 (for AMAF). Returns the area margin of the final position;
 /// `owner` gets the final owner of every point (+1 black, -1 white, 0).
+///
+/// With `lgrf` (LGRF-2, [`super::lgrf`]), every move is appended to its
+/// record, and unless [`PlayoutConfig::uniform_playouts`] is set the side
+/// to move plays the stored reply to the last two recorded moves when
+/// there is a playable one ([`Lgrf::reply`]), at the step
+/// [`PlayoutConfig::lgrf_place`] says.
+/// The caller learns from the record after scoring.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn playout<R: Rng>(
     b: &mut Board,
     mut to_move: Color,
@@ -486,13 +530,53 @@ pub(crate) fn playout<R: Rng>(
     cfg: &PlayoutConfig,
     first_play: &mut [u8; ARRAY_LEN],
     owner: &mut [i8; ARRAY_LEN],
+    mut lgrf: Option<&mut Lgrf>,
 ) -> PlayoutEnd {
     let n = b.size();
     let max_moves = cfg.playout_length * n * n;
     let mut passes = 0;
     let mut moves = 0;
+    let replies = lgrf.is_some() && !cfg.uniform_playouts;
+    // The steps before the reply: this playout takes them itself, and the
+    // rest of the policy skips them.
+    let (tactics_first, shapes_first) = match cfg.lgrf_place {
+        _ if !replies => (false, false),
+        LgrfPlace::First => (false, false),
+        LgrfPlace::AfterTactics => (true, false),
+        LgrfPlace::AfterShapes => (true, true),
+    };
+    let rest_cfg;
+    let rest = if tactics_first {
+        rest_cfg = PlayoutConfig {
+            atari_prob: 0.0,
+            pattern_prob: if shapes_first { 0.0 } else { cfg.pattern_prob },
+            ..cfg.clone()
+        };
+        &rest_cfg
+    } else {
+        cfg
+    };
     while moves < max_moves && passes < 2 {
-        match choose_move(b, to_move, last, rng, cfg) {
+        let mut reply = None;
+        if let (true, Some(l)) = (tactics_first, last) {
+            if chance(rng, cfg.atari_prob) {
+                reply = pick(rng, |out| tactical_replies(b, to_move, l, cfg, out));
+            }
+            if reply.is_none() && shapes_first && chance(rng, cfg.pattern_prob) {
+                reply = pick(rng, |out| shape_replies(b, to_move, l, cfg, out));
+            }
+        }
+        if reply.is_none() && replies {
+            reply = lgrf.as_deref().and_then(|l| l.reply(b, to_move));
+        }
+        let mv = match reply {
+            Some(p) => Some(p),
+            None => choose_move(b, to_move, last, rng, rest),
+        };
+        if let Some(l) = lgrf.as_deref_mut() {
+            l.record.push(mv);
+        }
+        match mv {
             Some(p) => {
                 b.play_unchecked(to_move, p);
                 if first_play[p.index()] == 0 {
