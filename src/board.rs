@@ -1762,6 +1762,18 @@ impl fmt::Display for Board {
 }
 
 #[cfg(test)]
+impl Board {
+    /// The point named by the GTP vertex `v` (tests only; panics on a bad
+    /// vertex or a pass).
+    pub(crate) fn test_point(&self, v: &str) -> Point {
+        crate::point::parse_gtp_move(v, self.size())
+            .unwrap()
+            .point()
+            .unwrap()
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

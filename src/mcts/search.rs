@@ -615,22 +615,27 @@ mod tests {
         game
     }
 
+    /// A search for Black in `game`, root pass allowed, no limits.
+    fn black_search<'a>(tree: &'a Tree, cfg: &'a SearchConfig, game: &'a Game) -> Search<'a> {
+        Search::new(
+            tree,
+            cfg,
+            game,
+            Color::Black,
+            true,
+            Limits::default(),
+            None,
+            Instant::now(),
+        )
+    }
+
     /// The moves of the children created for Black two passes below the
     /// root.
     fn children_after_two_passes(ko: KoRule) -> Vec<Move> {
         let game = after_ko_capture(ko);
         let cfg = SearchConfig::default();
         let tree = Tree::new(4096);
-        let s = Search::new(
-            &tree,
-            &cfg,
-            &game,
-            Color::Black,
-            true,
-            Limits::default(),
-            None,
-            Instant::now(),
-        );
+        let s = black_search(&tree, &cfg, &game);
         let mut b = game.board().clone();
         b.pass();
         let k1 = key(ko, b.hash(), Color::White);
@@ -695,16 +700,7 @@ mod tests {
             ..SearchConfig::default()
         };
         let tree = Tree::new(4096);
-        let s = Search::new(
-            &tree,
-            &cfg,
-            &game,
-            Color::Black,
-            true,
-            Limits::default(),
-            None,
-            Instant::now(),
-        );
+        let s = black_search(&tree, &cfg, &game);
         assert!(s.expand(0, game.board(), Color::Black, 0, None, None, &[]));
         tree.root().state.store(EXPANDED, Release);
         tree.children(0)

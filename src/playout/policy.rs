@@ -713,10 +713,7 @@ mod tests {
     use rand_xoshiro::rand_core::SeedableRng;
 
     fn at(b: &Board, v: &str) -> Point {
-        crate::point::parse_gtp_move(v, b.size())
-            .unwrap()
-            .point()
-            .unwrap()
+        b.test_point(v)
     }
 
     #[test]

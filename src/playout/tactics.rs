@@ -368,10 +368,7 @@ mod tests {
     use super::*;
 
     fn at(b: &Board, v: &str) -> Point {
-        crate::point::parse_gtp_move(v, b.size())
-            .unwrap()
-            .point()
-            .unwrap()
+        b.test_point(v)
     }
 
     #[test]
