@@ -21,7 +21,8 @@
 
 use crate::board::Board;
 use crate::color::Color;
-use crate::patterns::{extract, PatternTable, Position};
+use crate::patterns::lean::Scanner;
+use crate::patterns::{PatternTable, Position};
 use crate::playout::policy::{prior as hand_prior, Prior, PriorConfig};
 use crate::point::{Move, Point};
 
@@ -95,6 +96,14 @@ pub(crate) struct PriorContext<'a> {
     pub last2: Option<Point>,
 }
 
+/// The buffers of the pattern priors, reused from one expansion to the
+/// next (one per search thread).
+#[derive(Default)]
+pub(crate) struct PriorScratch {
+    scanner: Scanner,
+    strengths: Vec<f64>,
+}
+
 /// Writes the priors of the candidate points `points` (legal, empty) into
 /// `out` (cleared first), one per point in order.
 pub(crate) fn priors(
@@ -103,6 +112,7 @@ pub(crate) fn priors(
     source: PriorSource,
     hand: &PriorConfig,
     pat: &PatternPriorConfig,
+    scratch: &mut PriorScratch,
     out: &mut Vec<Prior>,
 ) {
     out.clear();
@@ -118,7 +128,7 @@ pub(crate) fn priors(
         });
     }
     if source == PriorSource::Patterns && !points.is_empty() {
-        add_pattern_priors(ctx, points, pat, PatternTable::builtin(), out);
+        add_pattern_priors(ctx, points, pat, PatternTable::builtin(), scratch, out);
     }
 }
 
@@ -128,6 +138,7 @@ fn add_pattern_priors(
     points: &[Point],
     pat: &PatternPriorConfig,
     table: &PatternTable,
+    scratch: &mut PriorScratch,
     out: &mut [Prior],
 ) {
     let pos = Position {
@@ -136,19 +147,16 @@ fn add_pattern_priors(
         last: ctx.last.map(Move::Play),
         last2: ctx.last2.map(Move::Play),
     };
-    // The strengths go into the wins field first, then become shares.
-    let mut best = 0.0f64;
-    let mut strengths = Vec::with_capacity(points.len());
-    for &p in points {
-        let s = table.strength(&extract(&pos, Move::Play(p)));
-        best = best.max(s);
-        strengths.push(s);
-    }
+    // The strengths of `extract` + `PatternTable::strength`, the same
+    // bits (the lean scanner's test checks it).
+    let strengths = &mut scratch.strengths;
+    scratch.scanner.strengths(&pos, points, table, strengths);
+    let best = strengths.iter().fold(0.0f64, |b, &s| b.max(s));
     if best.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) || !best.is_finite() {
         return;
     }
     let e = f64::from(pat.exponent);
-    for (pr, s) in out.iter_mut().zip(strengths) {
+    for (pr, &s) in out.iter_mut().zip(strengths.iter()) {
         let share = (s / best).powf(e) as f32;
         pr.visits += pat.visits;
         pr.wins += pat.visits * share;
@@ -190,6 +198,7 @@ mod tests {
             source,
             &PriorConfig::default(),
             &pat,
+            &mut PriorScratch::default(),
             &mut out,
         );
         assert_eq!(out.len(), points.len());
