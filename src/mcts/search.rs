@@ -97,6 +97,8 @@ struct Worker {
     lgrf: Option<Box<Lgrf>>,
     /// Buffers of the expansions.
     expand: ExpandScratch,
+    /// The board of the current descent and playout.
+    board: Board,
 }
 
 /// The buffers one expansion fills, reused by the next (one set per
@@ -206,6 +208,7 @@ impl<'a> Search<'a> {
                 ))
             }),
             expand: ExpandScratch::default(),
+            board: self.game.board().clone(),
         };
         let mut iterations = 0u64;
         loop {
@@ -340,7 +343,10 @@ impl<'a> Search<'a> {
     /// One descent, playout and backup.
     fn iterate(&self, w: &mut Worker, id: usize) {
         let tree = self.tree;
-        let mut b = self.game.board().clone();
+        // The root position copied into the thread's board: only the rows
+        // the size uses (`Board::clone_from`).
+        w.board.clone_from(self.game.board());
+        let b = &mut w.board;
         let mut c = self.color;
         let ko = self.game.rules().ko;
         w.path.clear();
@@ -363,7 +369,7 @@ impl<'a> Search<'a> {
                     .compare_exchange(LEAF, EXPANDING, Acquire, Relaxed)
                     .is_ok()
             {
-                let ok = self.expand(node, &b, c, depth, last, last2, &w.keys, &mut w.expand);
+                let ok = self.expand(node, b, c, depth, last, last2, &w.keys, &mut w.expand);
                 n.state.store(if ok { EXPANDED } else { FULL }, Release);
             }
             let Some(child) = self.select(node, depth, c) else {
@@ -400,7 +406,7 @@ impl<'a> Search<'a> {
             }
         }
         let end = playout(
-            &mut b,
+            b,
             c,
             last,
             &mut w.rng,
@@ -443,8 +449,7 @@ impl<'a> Search<'a> {
             let to_move = if d % 2 == 0 { self.color } else { opp };
             let code = to_move as u8;
             let w2 = win2(to_move);
-            for ch in tree.children(ni) {
-                let cn = tree.node(ch);
+            for (_, cn) in tree.child_nodes(ni) {
                 let mv = cn.mv.load(Relaxed);
                 if mv != PASS && w.first_play[mv as usize] == code {
                     cn.amaf_visits.fetch_add(1, Relaxed);
@@ -467,8 +472,7 @@ impl<'a> Search<'a> {
         let mut best = None;
         let mut best_v = f64::NEG_INFINITY;
         let at_root = depth == 0;
-        for ch in tree.children(ni) {
-            let n = tree.node(ch);
+        for (ch, n) in tree.child_nodes(ni) {
             if at_root && !self.allow_root_pass && n.mv.load(Relaxed) == PASS {
                 continue;
             }

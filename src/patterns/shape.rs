@@ -353,8 +353,11 @@ const GRID_W: usize = crate::point::MAX_SIZE + 2 * GRID_MARGIN;
 pub(crate) struct StateGrid {
     cells: Box<[u8; GRID_W * GRID_W]>,
     size: usize,
-    /// The stones: column, row, state (1 own, 2 opponent).
+    /// The stones row by row: column, row, state (1 own, 2 opponent).
     stones: Vec<(u8, u8, u8)>,
+    /// `row_start[y]`: the first stone of row `y` or below in `stones`
+    /// (`size + 1` entries).
+    row_start: Vec<u16>,
 }
 
 impl StateGrid {
@@ -364,6 +367,7 @@ impl StateGrid {
             cells: Box::new([0; GRID_W * GRID_W]),
             size: 0,
             stones: Vec::new(),
+            row_start: vec![0],
         }
     }
 
@@ -378,7 +382,9 @@ impl StateGrid {
         }
         self.size = n;
         self.stones.clear();
+        self.row_start.clear();
         for y in 0..n {
+            self.row_start.push(self.stones.len() as u16);
             let row = (y + GRID_MARGIN) * GRID_W + GRID_MARGIN;
             for x in 0..n {
                 let s = match board.get(Point::new(x, y)) {
@@ -392,6 +398,7 @@ impl StateGrid {
                 }
             }
         }
+        self.row_start.push(self.stones.len() as u16);
     }
 }
 
@@ -402,44 +409,59 @@ impl StateGrid {
 struct GridGeometry {
     /// `step[k]`: offset k as a step in a [`StateGrid`].
     step: Vec<isize>,
-    /// `stone[k][(state - 1) * 8 + t]` for the states 1 and 2: the
-    /// [`Geometry`]'s `delta`.
-    stone: Vec<[u64; 16]>,
-    /// `slot[(dy + 7) * 15 + dx + 7]`: 1 + the index k of the offset
-    /// `(dx, dy)`, 0 for the centre and the cells outside every pattern.
-    slot: [u8; 15 * 15],
-    /// The smallest level whose size holds offset k.
+    /// `delta[k + 1][state]`: what a cell in that state at offset k
+    /// changes in each transform's hash: the [`Geometry`]'s `delta` for
+    /// the stones, nothing for an empty cell, and nothing at all in entry
+    /// 0 (no offset), so that the loops XOR without a branch.
+    delta: Vec<[[u64; 8]; 3]>,
+    /// `slot[(dy + 7) * SLOT_W + dx + MAX_SIZE - 1]` for `|dy| <= 7` and
+    /// any `dx` between two points of a board: 1 + the index k of the
+    /// offset `(dx, dy)`, 0 for the centre and the cells outside every
+    /// pattern.
+    slot: Vec<u8>,
+    /// `level[k + 1]`: the smallest level whose size holds offset k (0
+    /// for entry 0).
     level: Vec<u8>,
     /// Per size (index `size - 2`), per point `y * size + x`, per level,
     /// per transform: the hash with only the off-board cells filled in.
     base: [OnceLock<Vec<[[u64; 8]; LEVELS]>>; crate::point::MAX_SIZE - 1],
 }
 
+/// Width of [`GridGeometry::slot`]'s rows: every column difference on the
+/// largest board.
+const SLOT_W: usize = 2 * crate::point::MAX_SIZE - 1;
+
 fn grid_geometry() -> &'static GridGeometry {
     static G: OnceLock<GridGeometry> = OnceLock::new();
     G.get_or_init(|| {
         let g = geometry();
+        let mut delta = vec![[[0u64; 8]; 3]];
+        for d in &g.delta {
+            let mut e = [[0u64; 8]; 3];
+            for (s, row) in e.iter_mut().enumerate().skip(1) {
+                row.copy_from_slice(&d[s * 8..s * 8 + 8]);
+            }
+            delta.push(e);
+        }
+        let mut slot = vec![0u8; 15 * SLOT_W];
+        for (k, &(dx, dy)) in g.offsets.iter().enumerate() {
+            slot[(dy + 7) as usize * SLOT_W + (dx + crate::point::MAX_SIZE as i32 - 1) as usize] =
+                k as u8 + 1;
+        }
+        let mut level = vec![0u8];
+        level.extend(
+            (0..g.offsets.len())
+                .map(|k| g.within.iter().position(|&end| k < end).expect("a level") as u8),
+        );
         GridGeometry {
             step: g
                 .offsets
                 .iter()
                 .map(|&(dx, dy)| dy as isize * GRID_W as isize + dx as isize)
                 .collect(),
-            stone: g
-                .delta
-                .iter()
-                .map(|d| std::array::from_fn(|i| d[8 + i]))
-                .collect(),
-            slot: {
-                let mut slot = [0u8; 15 * 15];
-                for (k, &(dx, dy)) in g.offsets.iter().enumerate() {
-                    slot[((dy + 7) * 15 + dx + 7) as usize] = k as u8 + 1;
-                }
-                slot
-            },
-            level: (0..g.offsets.len())
-                .map(|k| g.within.iter().position(|&end| k < end).expect("a level") as u8)
-                .collect(),
+            delta,
+            slot,
+            level,
             base: [const { OnceLock::new() }; crate::point::MAX_SIZE - 1],
         }
     })
@@ -516,9 +538,11 @@ pub(crate) fn large_patterns_grid(grid: &StateGrid, p: Point) -> [u64; LEVELS] {
 /// The hashes behind [`large_patterns`] of the empty point `p` of the
 /// board in `grid`, with the codes computed on demand.
 pub(crate) fn large_hashes_grid(grid: &StateGrid, p: Point) -> LargeHashes {
-    // Visit the cells of the pattern or the stones of the board, whichever
-    // are fewer.
-    large_hashes_by(grid, p, grid.stones.len() < geometry().offsets.len())
+    // Visit the cells of the pattern or the stones of the rows in reach,
+    // whichever are fewer.
+    let (n, y) = (grid.size, p.y());
+    let stones = grid.row_start[(y + 8).min(n)] - grid.row_start[y.saturating_sub(7)];
+    large_hashes_by(grid, p, (stones as usize) < geometry().offsets.len())
 }
 
 /// [`large_hashes_grid`] by the stones of the board (`by_stones`) or by
@@ -530,20 +554,18 @@ fn large_hashes_by(grid: &StateGrid, p: Point, by_stones: bool) -> LargeHashes {
     let base = &grid_bases(n)[p.y() * n + p.x()];
     let mut out = LargeHashes { h: *base };
     if by_stones {
-        // Each stone's change into its level, then summed over the levels.
+        // Each stone's change into its level (the stones of the rows in
+        // reach, without a branch: a stone out of reach changes nothing),
+        // then summed over the levels.
         let mut acc = [[0u64; 8]; LEVELS];
-        let (px, py) = (p.x() as i32, p.y() as i32);
-        for &(x, y, s) in &grid.stones {
-            let (dx, dy) = (x as i32 - px, y as i32 - py);
-            if dx.abs() > 7 || dy.abs() > 7 {
-                continue;
-            }
-            let k = gg.slot[((dy + 7) * 15 + dx + 7) as usize] as usize;
-            if k == 0 {
-                continue;
-            }
-            let d = &gg.stone[k - 1][(s as usize - 1) * 8..s as usize * 8];
-            let a = &mut acc[gg.level[k - 1] as usize];
+        let (px, py) = (p.x(), p.y());
+        let first = grid.row_start[py.saturating_sub(7)] as usize;
+        let last = grid.row_start[(py + 8).min(n)] as usize;
+        for &(x, y, s) in &grid.stones[first..last] {
+            let i = (y as usize + 7 - py) * SLOT_W + x as usize + crate::point::MAX_SIZE - 1 - px;
+            let k = gg.slot[i] as usize;
+            let d = &gg.delta[k][s as usize];
+            let a = &mut acc[gg.level[k] as usize];
             for t in 0..8 {
                 a[t] ^= d[t];
             }
@@ -561,13 +583,10 @@ fn large_hashes_by(grid: &StateGrid, p: Point, by_stones: bool) -> LargeHashes {
         let mut h = [0u64; 8];
         let mut k = 0;
         for (level, &end) in g.within.iter().enumerate() {
-            for (step, stone) in gg.step[k..end].iter().zip(&gg.stone[k..end]) {
-                let s = cells[(centre + step) as usize] as usize;
-                if s != 0 {
-                    let d = &stone[(s - 1) * 8..s * 8];
-                    for t in 0..8 {
-                        h[t] ^= d[t];
-                    }
+            for (step, delta) in gg.step[k..end].iter().zip(&gg.delta[k + 1..end + 1]) {
+                let d = &delta[cells[(centre + step) as usize] as usize];
+                for t in 0..8 {
+                    h[t] ^= d[t];
                 }
             }
             k = end;
