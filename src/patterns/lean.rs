@@ -28,6 +28,9 @@ use crate::board::Board;
 use crate::color::Color;
 use crate::point::{Move, Point, ARRAY_LEN};
 
+/// Boards the ladder reader keeps between positions.
+const POOL_KEEP: usize = 32;
+
 /// Reusable buffers for the features of the candidates of one position
 /// after another (one per search thread).
 pub struct Scanner {
@@ -92,6 +95,8 @@ impl Scanner {
     fn prepare(&mut self, pos: &Position) {
         self.grid.fill(pos.board, pos.to_move);
         self.libs.fill(0);
+        // A long reading's boards are not all kept (16 KB each).
+        self.pool.truncate(POOL_KEEP);
     }
 
     /// The exact liberty count of the chain on the stone `q` of the
