@@ -141,24 +141,27 @@ impl Scanner {
         if all_large {
             f.large = shape::large_hashes_grid(&self.grid, p).codes();
         }
-        let captures = self.capture_level(b, me, p, last);
+        // The distinct chains next to `p`, ours and theirs, once.
+        let (own, theirs) = neighbour_chains(b, me, p);
+        let (own, theirs) = (&own.0[..own.1], &theirs.0[..theirs.1]);
+        let captures = self.capture_level(b, me, theirs, last);
         if let Some(level) = captures {
             set(&mut f, Family::Capture, u32::from(level));
         }
-        if let Some(level) = self.escape_level(b, me, p, last) {
+        if let Some(level) = self.escape_level(b, me, p, own, last) {
             set(&mut f, Family::Escape, u32::from(level));
         }
-        if let Some(level) = self.atari_level(b, me, p) {
+        if let Some(level) = self.atari_level(b, me, p, theirs) {
             set(&mut f, Family::Atari, u32::from(level));
         }
-        let joins = neighbour_chains(b, me, p).1;
+        let joins = own.len();
         let libs = b.liberties_after(me, p, 5).clamp(1, 5);
         set(&mut f, Family::Libs, (libs + 10 * joins.min(2)) as u32);
-        if let Some(v) = self.press_level(b, me, p, last) {
+        if let Some(v) = self.press_level(b, me, theirs, last) {
             set(&mut f, Family::Press, v);
         }
         if captures.is_none() {
-            if let Some(size) = self.self_atari_size(b, me, p) {
+            if let Some(size) = self.self_atari_size(b, p, own) {
                 set(&mut f, Family::SelfAtari, (size.min(3) - 1) as u32);
             }
         }
@@ -193,14 +196,19 @@ impl Scanner {
         code
     }
 
-    fn press_level(&mut self, b: &Board, me: Color, p: Point, last: Option<Point>) -> Option<u32> {
+    fn press_level(
+        &mut self,
+        b: &Board,
+        me: Color,
+        theirs: &[Point],
+        last: Option<Point>,
+    ) -> Option<u32> {
         let opp = me.opponent();
-        let (roots, k) = neighbour_chains(b, opp, p);
         let last_root = last
             .filter(|&q| b.get(q) == Some(opp))
             .map(|q| b.chain_root(q));
         let mut best: Option<(usize, usize, bool)> = None;
-        for &r in &roots[..k] {
+        for &r in theirs {
             let libs = self.liberties(b, r);
             if libs <= 1 {
                 continue;
@@ -215,11 +223,16 @@ impl Scanner {
         best.map(|(l, s, w)| (l + if s >= 2 { 10 } else { 0 } + if w { 20 } else { 0 }) as u32)
     }
 
-    fn capture_level(&mut self, b: &Board, me: Color, p: Point, last: Option<Point>) -> Option<u8> {
+    fn capture_level(
+        &mut self,
+        b: &Board,
+        me: Color,
+        theirs: &[Point],
+        last: Option<Point>,
+    ) -> Option<u8> {
         let opp = me.opponent();
-        let (roots, k) = neighbour_chains(b, opp, p);
         let mut best: Option<u8> = None;
-        for &r in &roots[..k] {
+        for &r in theirs {
             if !b.in_atari(r) {
                 continue;
             }
@@ -237,11 +250,17 @@ impl Scanner {
         best
     }
 
-    fn escape_level(&mut self, b: &Board, me: Color, p: Point, last: Option<Point>) -> Option<u8> {
-        let (roots, k) = neighbour_chains(b, me, p);
+    fn escape_level(
+        &mut self,
+        b: &Board,
+        me: Color,
+        p: Point,
+        own: &[Point],
+        last: Option<Point>,
+    ) -> Option<u8> {
         let mut in_atari = [p; 4];
         let mut m = 0;
-        for &r in &roots[..k] {
+        for &r in own {
             if b.in_atari(r) {
                 in_atari[m] = r;
                 m += 1;
@@ -290,12 +309,11 @@ impl Scanner {
         })
     }
 
-    fn atari_level(&mut self, b: &Board, me: Color, p: Point) -> Option<u8> {
+    fn atari_level(&mut self, b: &Board, me: Color, p: Point, theirs: &[Point]) -> Option<u8> {
         let opp = me.opponent();
-        let (roots, k) = neighbour_chains(b, opp, p);
         let mut targets = [p; 4];
         let mut m = 0;
-        for &r in &roots[..k] {
+        for &r in theirs {
             if self.liberties(b, r) == 2 {
                 targets[m] = r;
                 m += 1;
@@ -334,7 +352,7 @@ impl Scanner {
     }
 
     /// As `features::self_atari_size`, with the cached liberty counts.
-    fn self_atari_size(&mut self, b: &Board, me: Color, p: Point) -> Option<usize> {
+    fn self_atari_size(&mut self, b: &Board, p: Point, own: &[Point]) -> Option<usize> {
         let mut libs = [p; 2];
         let mut nlibs = 0;
         let mut add = |q: Point, libs: &mut [Point; 2]| -> bool {
@@ -353,14 +371,13 @@ impl Scanner {
                 return None;
             }
         }
-        let (roots, k) = neighbour_chains(b, me, p);
-        for &r in &roots[..k] {
+        for &r in own {
             if self.liberties(b, r) >= 3 {
                 return None;
             }
         }
         let mut size = 1;
-        for &r in &roots[..k] {
+        for &r in own {
             size += b.chain_len(r);
             for q in b.chain_liberties(r) {
                 if add(q, &mut libs) {
@@ -379,20 +396,26 @@ fn distance(a: Point, b: Point) -> u32 {
     (dx + dy + dx.max(dy)).min(17)
 }
 
-/// Distinct chain roots of colour `c` next to `p` (at most 4).
-fn neighbour_chains(b: &Board, c: Color, p: Point) -> ([Point; 4], usize) {
-    let mut roots = [p; 4];
-    let mut k = 0;
+/// Chain roots (at most 4) and their number.
+type Chains = ([Point; 4], usize);
+
+/// The distinct chain roots next to `p` of `me` and of the opponent, in
+/// the order of `p`'s neighbours.
+fn neighbour_chains(b: &Board, me: Color, p: Point) -> (Chains, Chains) {
+    let mut own = ([p; 4], 0);
+    let mut theirs = ([p; 4], 0);
     for q in p.neighbors() {
-        if b.on_board(q) && b.get(q) == Some(c) {
-            let r = b.chain_root(q);
-            if !roots[..k].contains(&r) {
-                roots[k] = r;
-                k += 1;
-            }
+        let Some(c) = b.get(q) else {
+            continue;
+        };
+        let r = b.chain_root(q);
+        let (roots, k) = if c == me { &mut own } else { &mut theirs };
+        if !roots[..*k].contains(&r) {
+            roots[*k] = r;
+            *k += 1;
         }
     }
-    (roots, k)
+    (own, theirs)
 }
 
 /// Whether the chain on `r` touches a chain of colour `c` with one liberty.
