@@ -85,6 +85,9 @@ struct GtpArgs {
     /// Keep the hand priors beside the pattern priors (for tuning).
     #[arg(long, value_name = "yes|no", hide = true, action = clap::ArgAction::Set, value_parser = parse_yes_no)]
     prior_hand: Option<bool>,
+    /// A tuning setting KEY=VALUE (repeatable; for A/B matches).
+    #[arg(long = "set", value_name = "KEY=VALUE", hide = true, value_parser = parse_setting)]
+    settings: Vec<String>,
 }
 
 fn run_gtp(a: GtpArgs) -> ExitCode {
@@ -150,6 +153,10 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         }
         if let Some(h) = a.prior_hand {
             cfg.pattern_prior.hand = h;
+        }
+        for s in &a.settings {
+            // Checked by the parser already.
+            let _ = cfg.set(s);
         }
         kosumi::gtp::Engine::new(config, Box::new(kosumi::mcts::MctsPlayer::new(cfg)))
     };
@@ -469,6 +476,10 @@ struct GameArgs {
     /// Print the summary as one JSON line.
     #[arg(long)]
     json: bool,
+    /// A tuning setting KEY=VALUE of Kosumi's search (repeatable; for A/B
+    /// matches).
+    #[arg(long = "set", value_name = "KEY=VALUE", hide = true, value_parser = parse_setting)]
+    settings: Vec<String>,
 }
 
 #[derive(Args)]
@@ -544,6 +555,12 @@ fn parse_sprt(s: &str) -> Result<kosumi::sprt::SprtConfig, String> {
 fn parse_clock(s: &str) -> Result<kosumi::clock::TimeSettings, String> {
     s.parse()
         .map_err(|e: kosumi::clock::ClockSpecError| e.to_string())
+}
+
+/// A tuning setting that applies to the default search configuration.
+fn parse_setting(s: &str) -> Result<String, String> {
+    kosumi::mcts::SearchConfig::default().set(s)?;
+    Ok(s.to_string())
 }
 
 fn parse_yes_no(s: &str) -> Result<bool, String> {
@@ -649,6 +666,7 @@ fn player_spec(g: &GameArgs) -> kosumi::play::PlayerSpec {
         dyn_komi: g.dyn_komi,
         max_move_time: g.max_move_time,
         lag: g.lag,
+        settings: g.settings.clone(),
     }
 }
 
@@ -863,6 +881,9 @@ fn gtp_words(a: &GtpArgs) -> Vec<String> {
     }
     if let Some(h) = a.prior_hand {
         w.push(format!("--prior-hand={}", if h { "yes" } else { "no" }));
+    }
+    for s in &a.settings {
+        w.push(format!("--set={s}"));
     }
     for (on, flag) in [
         (a.no_resign, "--no-resign"),

@@ -17,8 +17,8 @@
 //! This module also holds the corpus side: finding game records, the
 //! deterministic hold-out split, replaying each record position by
 //! position, training ([`train`]) and measuring move prediction
-//! ([`evaluate`]). The search uses the ratings for its priors
-//! (`mcts::prior`, through [`lean`]).
+//! ([`evaluate`]). The search reads the ratings for the priors of new
+//! tree nodes ([`crate::mcts::prior`], through [`lean`]).
 
 pub mod data;
 pub mod features;
