@@ -3,12 +3,16 @@
 //! the work per position done once.
 //!
 //! What is shared between the candidates of one position:
-//! - the stones as a [`StateGrid`] with a margin, so the large patterns
-//!   read their cells without bounds tests, and the off-board cells come
-//!   from a table per board size ([`shape::large_patterns_grid`]);
+//! - the stones as a grid with a margin (`shape::StateGrid`), so the large
+//!   patterns read their cells without bounds tests and without branches,
+//!   or visit only the stones of the rows in reach, whichever are fewer;
+//!   the off-board cells come from a table per board size and point
+//!   (`shape::large_hashes_grid`), and a size's code (the minimum over the
+//!   8 symmetries) is taken only when the table lookup asks for it, from
+//!   the largest size down;
 //! - the exact liberty count of each chain, counted once;
-//! - the canonical 3x3 code by table lookups
-//!   ([`shape::canonical_shape3_fast`]).
+//! - the canonical 3x3 code by per-byte tables
+//!   (`shape::canonical_shape3_fast`).
 //!
 //! The ladder reader is the one of [`super::features`] with early answers
 //! where the liberties after a move without captures settle the reading
