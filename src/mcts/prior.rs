@@ -269,6 +269,77 @@ mod tests {
         }
     }
 
+    /// The pattern part of the priors as it was computed before the lean
+    /// scanner: `extract` and `PatternTable::strength` per candidate.
+    fn plain_pattern_priors(ctx: &PriorContext, points: &[Point], out: &mut [Prior]) {
+        let table = PatternTable::builtin();
+        let pat = PatternPriorConfig::default();
+        let pos = Position {
+            board: ctx.board,
+            to_move: ctx.to_move,
+            last: ctx.last.map(Move::Play),
+            last2: ctx.last2.map(Move::Play),
+        };
+        let strengths: Vec<f64> = points
+            .iter()
+            .map(|&p| table.strength(&crate::patterns::extract(&pos, Move::Play(p))))
+            .collect();
+        let best = strengths.iter().fold(0.0f64, |b, &s| b.max(s));
+        let e = f64::from(pat.exponent);
+        for (pr, s) in out.iter_mut().zip(strengths) {
+            let share = (s / best).powf(e) as f32;
+            pr.visits += pat.visits;
+            pr.wins += pat.visits * share;
+        }
+    }
+
+    #[test]
+    fn priors_are_the_plain_extraction_bit_for_bit() {
+        // Positions of a search's tree: random middle games, both colours,
+        // with the two previous moves, one scratch reused throughout.
+        let mut scratch = PriorScratch::default();
+        let mut checked = 0;
+        for (size, seed) in [(9, 1), (19, 2), (13, 3), (9, 4)] {
+            let game = crate::mcts::middle_game(size, 0.45, seed).expect("position");
+            let moves = game.moves();
+            let last = moves.last().and_then(|m| m.mv.point());
+            let last2 = moves.iter().rev().nth(1).and_then(|m| m.mv.point());
+            for c in [Color::Black, Color::White] {
+                let b = game.board();
+                let points: Vec<Point> = crate::patterns::candidate_points(b, c).collect();
+                let ctx = PriorContext {
+                    board: b,
+                    to_move: c,
+                    last,
+                    last2,
+                };
+                let hand = PriorConfig::default();
+                let mut lean = Vec::new();
+                priors(
+                    &ctx,
+                    &points,
+                    PriorSource::Patterns,
+                    &hand,
+                    &PatternPriorConfig::default(),
+                    &mut scratch,
+                    &mut lean,
+                );
+                let mut plain: Vec<Prior> = points
+                    .iter()
+                    .map(|&p| hand_prior(b, c, p, last, last2, &hand))
+                    .collect();
+                plain_pattern_priors(&ctx, &points, &mut plain);
+                assert_eq!(lean.len(), plain.len());
+                for (x, y) in lean.iter().zip(&plain) {
+                    assert_eq!(x.visits.to_bits(), y.visits.to_bits());
+                    assert_eq!(x.wins.to_bits(), y.wins.to_bits());
+                }
+                checked += points.len();
+            }
+        }
+        assert!(checked > 500, "{checked}");
+    }
+
     #[test]
     fn sources_parse() {
         assert_eq!("hand".parse::<PriorSource>(), Ok(PriorSource::Hand));
