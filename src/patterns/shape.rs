@@ -353,11 +353,9 @@ const GRID_W: usize = crate::point::MAX_SIZE + 2 * GRID_MARGIN;
 pub(crate) struct StateGrid {
     cells: Box<[u8; GRID_W * GRID_W]>,
     size: usize,
-    /// The stones row by row: column, row, state (1 own, 2 opponent).
-    stones: Vec<(u8, u8, u8)>,
-    /// `row_start[y]`: the first stone of row `y` or below in `stones`
-    /// (`size + 1` entries).
-    row_start: Vec<u16>,
+    /// Per row, the columns of its stones as bits: own stones at index 0,
+    /// opponent stones at index 1.
+    rows: [[u32; 2]; crate::point::MAX_SIZE],
 }
 
 impl StateGrid {
@@ -366,8 +364,7 @@ impl StateGrid {
         StateGrid {
             cells: Box::new([0; GRID_W * GRID_W]),
             size: 0,
-            stones: Vec::new(),
-            row_start: vec![0],
+            rows: [[0; 2]; crate::point::MAX_SIZE],
         }
     }
 
@@ -381,10 +378,8 @@ impl StateGrid {
             self.cells[row..row + old].fill(0);
         }
         self.size = n;
-        self.stones.clear();
-        self.row_start.clear();
+        self.rows = [[0; 2]; crate::point::MAX_SIZE];
         for y in 0..n {
-            self.row_start.push(self.stones.len() as u16);
             let row = (y + GRID_MARGIN) * GRID_W + GRID_MARGIN;
             for x in 0..n {
                 let s = match board.get(Point::new(x, y)) {
@@ -394,11 +389,10 @@ impl StateGrid {
                 };
                 self.cells[row + x] = s;
                 if s != 0 {
-                    self.stones.push((x as u8, y as u8, s));
+                    self.rows[y][s as usize - 1] |= 1 << x;
                 }
             }
         }
-        self.row_start.push(self.stones.len() as u16);
     }
 }
 
@@ -422,6 +416,8 @@ struct GridGeometry {
     /// `level[k + 1]`: the smallest level whose size holds offset k (0
     /// for entry 0).
     level: Vec<u8>,
+    /// `reach[|dy|]`: the largest `|dx|` of an offset `(dx, dy)`.
+    reach: [usize; 8],
     /// Per size (index `size - 2`), per point `y * size + x`, per level,
     /// per transform: the hash with only the off-board cells filled in.
     base: [OnceLock<Vec<[[u64; 8]; LEVELS]>>; crate::point::MAX_SIZE - 1],
@@ -462,6 +458,14 @@ fn grid_geometry() -> &'static GridGeometry {
             delta,
             slot,
             level,
+            reach: std::array::from_fn(|ady| {
+                g.offsets
+                    .iter()
+                    .filter(|o| o.1.unsigned_abs() as usize == ady)
+                    .map(|o| o.0.unsigned_abs() as usize)
+                    .max()
+                    .unwrap_or(0)
+            }),
             base: [const { OnceLock::new() }; crate::point::MAX_SIZE - 1],
         }
     })
@@ -538,15 +542,29 @@ pub(crate) fn large_patterns_grid(grid: &StateGrid, p: Point) -> [u64; LEVELS] {
 /// The hashes behind [`large_patterns`] of the empty point `p` of the
 /// board in `grid`, with the codes computed on demand.
 pub(crate) fn large_hashes_grid(grid: &StateGrid, p: Point) -> LargeHashes {
-    // Visit the cells of the pattern or the stones of the rows in reach,
-    // whichever are fewer.
-    let (n, y) = (grid.size, p.y());
-    let stones = grid.row_start[(y + 8).min(n)] - grid.row_start[y.saturating_sub(7)];
+    // Visit the cells of the pattern or the stones in reach, whichever
+    // are fewer.
+    let (n, px, py) = (grid.size, p.x(), p.y());
+    let gg = grid_geometry();
+    let mut stones = 0;
+    for y in py.saturating_sub(7)..(py + 8).min(n) {
+        let mask = reach_mask(gg, px, py, y);
+        stones += ((grid.rows[y][0] | grid.rows[y][1]) & mask).count_ones();
+    }
     large_hashes_by(grid, p, (stones as usize) < geometry().offsets.len())
 }
 
-/// [`large_hashes_grid`] by the stones of the board (`by_stones`) or by
-/// the cells of the pattern: the same hashes.
+/// The columns of row `y` within a large pattern around `(px, py)`.
+#[inline]
+fn reach_mask(gg: &GridGeometry, px: usize, py: usize, y: usize) -> u32 {
+    let r = gg.reach[y.abs_diff(py)];
+    let lo = px.saturating_sub(r);
+    let hi = px + r; // at most 31
+    (((1u64 << (hi + 1)) - 1) as u32) & !((1u32 << lo) - 1)
+}
+
+/// [`large_hashes_grid`] by the stones in reach (`by_stones`) or by the
+/// cells of the pattern: the same hashes.
 fn large_hashes_by(grid: &StateGrid, p: Point, by_stones: bool) -> LargeHashes {
     let g = geometry();
     let gg = grid_geometry();
@@ -554,20 +572,24 @@ fn large_hashes_by(grid: &StateGrid, p: Point, by_stones: bool) -> LargeHashes {
     let base = &grid_bases(n)[p.y() * n + p.x()];
     let mut out = LargeHashes { h: *base };
     if by_stones {
-        // Each stone's change into its level (the stones of the rows in
-        // reach, without a branch: a stone out of reach changes nothing),
-        // then summed over the levels.
+        // Each stone's change into its level, then summed over the levels.
         let mut acc = [[0u64; 8]; LEVELS];
         let (px, py) = (p.x(), p.y());
-        let first = grid.row_start[py.saturating_sub(7)] as usize;
-        let last = grid.row_start[(py + 8).min(n)] as usize;
-        for &(x, y, s) in &grid.stones[first..last] {
-            let i = (y as usize + 7 - py) * SLOT_W + x as usize + crate::point::MAX_SIZE - 1 - px;
-            let k = gg.slot[i] as usize;
-            let d = &gg.delta[k][s as usize];
-            let a = &mut acc[gg.level[k] as usize];
-            for t in 0..8 {
-                a[t] ^= d[t];
+        for y in py.saturating_sub(7)..(py + 8).min(n) {
+            let mask = reach_mask(gg, px, py, y);
+            let row = (y + 7 - py) * SLOT_W + crate::point::MAX_SIZE - 1 - px;
+            for (s, &bits) in grid.rows[y].iter().enumerate() {
+                let mut m = bits & mask;
+                while m != 0 {
+                    let x = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let k = gg.slot[row + x] as usize;
+                    let d = &gg.delta[k][s + 1];
+                    let a = &mut acc[gg.level[k] as usize];
+                    for t in 0..8 {
+                        a[t] ^= d[t];
+                    }
+                }
             }
         }
         let mut h = [0u64; 8];
