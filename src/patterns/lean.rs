@@ -3,10 +3,9 @@
 //! the work per position done once.
 //!
 //! What is shared between the candidates of one position:
-//! - the stones as a grid with a margin (`shape::StateGrid`), so the large
-//!   patterns read their cells without bounds tests and without branches,
-//!   or visit only the stones in reach (per-row bitmasks), whichever are fewer;
-//!   the off-board cells come from a table per board size and point
+//! - the stones as bitmasks per row and side (`shape::StateGrid`), so the
+//!   large patterns visit only the stones inside the pattern; the
+//!   off-board cells come from a table per board size and point
 //!   (`shape::large_hashes_grid`), and a size's code (the minimum over the
 //!   8 symmetries) is taken only when the table lookup asks for it, from
 //!   the largest size down;

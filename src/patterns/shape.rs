@@ -337,21 +337,11 @@ pub fn large_patterns(board: &Board, me: Color, p: Point) -> [u64; LEVELS] {
     best
 }
 
-/// Cells of margin a [`StateGrid`] keeps around the board: the farthest
-/// offset of a large pattern along a line (distance 14 is 7 cells).
-const GRID_MARGIN: usize = 7;
-
-/// Width (and height) of a [`StateGrid`]: the largest board plus the
-/// margin on both sides.
-const GRID_W: usize = crate::point::MAX_SIZE + 2 * GRID_MARGIN;
-
-/// The stones of one board for one side to move, with a margin wide enough
-/// for every cell of a large pattern to be read without a bounds test: 0
-/// empty or off the board, 1 own stone, 2 opponent stone. Filled once per
-/// position, then read for every candidate by [`large_patterns_grid`].
+/// The stones of one board for one side to move as bitmasks per row and
+/// side, filled once per position and read for every candidate by
+/// [`large_hashes_grid`].
 #[derive(Clone)]
 pub(crate) struct StateGrid {
-    cells: Box<[u8; GRID_W * GRID_W]>,
     size: usize,
     /// Per row, the columns of its stones as bits: own stones at index 0,
     /// opponent stones at index 1.
@@ -362,7 +352,6 @@ impl StateGrid {
     /// An empty grid (size 0: fill it before use).
     pub(crate) fn new() -> StateGrid {
         StateGrid {
-            cells: Box::new([0; GRID_W * GRID_W]),
             size: 0,
             rows: [[0; 2]; crate::point::MAX_SIZE],
         }
@@ -371,42 +360,29 @@ impl StateGrid {
     /// Reads `board` for the side to move `me`.
     pub(crate) fn fill(&mut self, board: &Board, me: Color) {
         let n = board.size();
-        // Only the rows and columns of the last fill can hold stones.
-        let old = self.size;
-        for y in 0..old {
-            let row = (y + GRID_MARGIN) * GRID_W + GRID_MARGIN;
-            self.cells[row..row + old].fill(0);
-        }
         self.size = n;
         self.rows = [[0; 2]; crate::point::MAX_SIZE];
         for y in 0..n {
-            let row = (y + GRID_MARGIN) * GRID_W + GRID_MARGIN;
             for x in 0..n {
-                let s = match board.get(Point::new(x, y)) {
-                    None => 0,
-                    Some(c) if c == me => 1,
-                    Some(_) => 2,
-                };
-                self.cells[row + x] = s;
-                if s != 0 {
-                    self.rows[y][s as usize - 1] |= 1 << x;
+                match board.get(Point::new(x, y)) {
+                    None => {}
+                    Some(c) if c == me => self.rows[y][0] |= 1 << x,
+                    Some(_) => self.rows[y][1] |= 1 << x,
                 }
             }
         }
     }
 }
 
-/// What [`large_patterns_grid`] reads besides the grid: per offset its
-/// step in the grid and what an own or opponent stone there changes in
-/// each transform's hash, and per board size and point the hashes of the
+/// What [`large_hashes_grid`] reads besides the grid: per offset what an
+/// own or opponent stone there changes in each transform's hash, where
+/// each offset lies, and per board size and point the hashes of the
 /// pattern with every on-board cell empty (the off-board cells included).
 struct GridGeometry {
-    /// `step[k]`: offset k as a step in a [`StateGrid`].
-    step: Vec<isize>,
     /// `delta[k + 1][state]`: what a cell in that state at offset k
     /// changes in each transform's hash: the [`Geometry`]'s `delta` for
     /// the stones, nothing for an empty cell, and nothing at all in entry
-    /// 0 (no offset), so that the loops XOR without a branch.
+    /// 0 (no offset).
     delta: Vec<[[u64; 8]; 3]>,
     /// `slot[(dy + 7) * SLOT_W + dx + MAX_SIZE - 1]` for `|dy| <= 7` and
     /// any `dx` between two points of a board: 1 + the index k of the
@@ -450,11 +426,6 @@ fn grid_geometry() -> &'static GridGeometry {
                 .map(|k| g.within.iter().position(|&end| k < end).expect("a level") as u8),
         );
         GridGeometry {
-            step: g
-                .offsets
-                .iter()
-                .map(|&(dx, dy)| dy as isize * GRID_W as isize + dx as isize)
-                .collect(),
             delta,
             slot,
             level,
@@ -531,30 +502,14 @@ impl LargeHashes {
     }
 }
 
-/// [`large_patterns`] read from a filled [`StateGrid`] (the same codes):
-/// the off-board cells come from a table per board size, so only the
-/// stones cost work.
+/// [`large_patterns`] read from a filled [`StateGrid`] (the same codes).
 #[cfg(test)]
 pub(crate) fn large_patterns_grid(grid: &StateGrid, p: Point) -> [u64; LEVELS] {
     large_hashes_grid(grid, p).codes()
 }
 
-/// The hashes behind [`large_patterns`] of the empty point `p` of the
-/// board in `grid`, with the codes computed on demand.
-pub(crate) fn large_hashes_grid(grid: &StateGrid, p: Point) -> LargeHashes {
-    // Visit the cells of the pattern or the stones in reach, whichever
-    // are fewer.
-    let (n, px, py) = (grid.size, p.x(), p.y());
-    let gg = grid_geometry();
-    let mut stones = 0;
-    for y in py.saturating_sub(7)..(py + 8).min(n) {
-        let mask = reach_mask(gg, px, py, y);
-        stones += ((grid.rows[y][0] | grid.rows[y][1]) & mask).count_ones();
-    }
-    large_hashes_by(grid, p, (stones as usize) < geometry().offsets.len())
-}
-
-/// The columns of row `y` within a large pattern around `(px, py)`.
+/// The columns of row `y` within a large pattern around `(px, py)`
+/// (`|y - py| <= 7`): the pattern's cells of the row, exactly.
 #[inline]
 fn reach_mask(gg: &GridGeometry, px: usize, py: usize, y: usize) -> u32 {
     let r = gg.reach[y.abs_diff(py)];
@@ -563,58 +518,41 @@ fn reach_mask(gg: &GridGeometry, px: usize, py: usize, y: usize) -> u32 {
     (((1u64 << (hi + 1)) - 1) as u32) & !((1u32 << lo) - 1)
 }
 
-/// [`large_hashes_grid`] by the stones in reach (`by_stones`) or by the
-/// cells of the pattern: the same hashes.
-fn large_hashes_by(grid: &StateGrid, p: Point, by_stones: bool) -> LargeHashes {
-    let g = geometry();
+/// The hashes behind [`large_patterns`] of the empty point `p` of the
+/// board in `grid`, with the codes computed on demand: the off-board
+/// cells come from a table per board size and point, and only the stones
+/// within the pattern cost work (each one's change into its level, then
+/// the levels summed).
+pub(crate) fn large_hashes_grid(grid: &StateGrid, p: Point) -> LargeHashes {
     let gg = grid_geometry();
     let n = grid.size;
-    let base = &grid_bases(n)[p.y() * n + p.x()];
-    let mut out = LargeHashes { h: *base };
-    if by_stones {
-        // Each stone's change into its level, then summed over the levels.
-        let mut acc = [[0u64; 8]; LEVELS];
-        let (px, py) = (p.x(), p.y());
-        for y in py.saturating_sub(7)..(py + 8).min(n) {
-            let mask = reach_mask(gg, px, py, y);
-            let row = (y + 7 - py) * SLOT_W + crate::point::MAX_SIZE - 1 - px;
-            for (s, &bits) in grid.rows[y].iter().enumerate() {
-                let mut m = bits & mask;
-                while m != 0 {
-                    let x = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    let k = gg.slot[row + x] as usize;
-                    let d = &gg.delta[k][s + 1];
-                    let a = &mut acc[gg.level[k] as usize];
-                    for t in 0..8 {
-                        a[t] ^= d[t];
-                    }
-                }
-            }
-        }
-        let mut h = [0u64; 8];
-        for (level, a) in acc.iter().enumerate() {
-            for t in 0..8 {
-                h[t] ^= a[t];
-                out.h[level][t] ^= h[t];
-            }
-        }
-    } else {
-        let centre = ((p.y() + GRID_MARGIN) * GRID_W + p.x() + GRID_MARGIN) as isize;
-        let cells = &grid.cells[..];
-        let mut h = [0u64; 8];
-        let mut k = 0;
-        for (level, &end) in g.within.iter().enumerate() {
-            for (step, delta) in gg.step[k..end].iter().zip(&gg.delta[k + 1..end + 1]) {
-                let d = &delta[cells[(centre + step) as usize] as usize];
+    let (px, py) = (p.x(), p.y());
+    let mut out = LargeHashes {
+        h: grid_bases(n)[py * n + px],
+    };
+    let mut acc = [[0u64; 8]; LEVELS];
+    for y in py.saturating_sub(7)..(py + 8).min(n) {
+        let mask = reach_mask(gg, px, py, y);
+        let row = (y + 7 - py) * SLOT_W + crate::point::MAX_SIZE - 1 - px;
+        for (s, &bits) in grid.rows[y].iter().enumerate() {
+            let mut m = bits & mask;
+            while m != 0 {
+                let x = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let k = gg.slot[row + x] as usize;
+                let d = &gg.delta[k][s + 1];
+                let a = &mut acc[gg.level[k] as usize];
                 for t in 0..8 {
-                    h[t] ^= d[t];
+                    a[t] ^= d[t];
                 }
             }
-            k = end;
-            for (o, x) in out.h[level].iter_mut().zip(&h) {
-                *o ^= x;
-            }
+        }
+    }
+    let mut h = [0u64; 8];
+    for (level, a) in acc.iter().enumerate() {
+        for t in 0..8 {
+            h[t] ^= a[t];
+            out.h[level][t] ^= h[t];
         }
     }
     out
@@ -891,11 +829,7 @@ mod tests {
             for me in [Color::Black, Color::White] {
                 grid.fill(b, me);
                 for p in b.points().filter(|&p| b.is_empty(p)) {
-                    let plain = large_patterns(b, me, p);
-                    assert_eq!(large_patterns_grid(&grid, p), plain);
-                    for by_stones in [false, true] {
-                        assert_eq!(large_hashes_by(&grid, p, by_stones).codes(), plain);
-                    }
+                    assert_eq!(large_patterns_grid(&grid, p), large_patterns(b, me, p));
                     let raw = shape3_raw(b, me, p);
                     assert_eq!(canonical_shape3_fast(raw), canonical_shape3(raw));
                     checked += 1;
