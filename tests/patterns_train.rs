@@ -26,6 +26,7 @@ fn options(iterations: usize) -> TrainOptions {
         without: Vec::new(),
         prior: 1.0,
         header: vec!["kosumi patterns, features v1".into(), "test".into()],
+        playout_shapes: false,
     }
 }
 

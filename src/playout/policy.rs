@@ -38,6 +38,7 @@
 //! The settings are [`PlayoutConfig`] (the playouts) and [`PriorConfig`]
 //! (the priors); the search holds one of each in its configuration.
 
+use super::gammas::{self, PlayoutGammas};
 use super::lgrf::Lgrf;
 use super::random::{below, chance};
 use super::tactics;
@@ -94,6 +95,20 @@ pub struct PlayoutConfig {
     /// With [`PlayoutConfig::lgrf`]: where the last good reply comes in
     /// the policy.
     pub lgrf_place: LgrfPlace,
+    /// Learned ratings in place of the shape step (3): the empty points
+    /// next to the last move (diagonals too) that are no self-atari and
+    /// whose 3x3 gamma ([`super::gammas`]) is at least
+    /// [`PlayoutConfig::gamma_min`] are candidates, weighted by that gamma
+    /// (a diagonal one times the learned distance factor, about 0.8); one
+    /// of them is drawn with probability `sum / (sum +`
+    /// [`PlayoutConfig::gamma_rest`]`)`, else the random move follows.
+    /// [`PlayoutConfig::pattern_prob`] is not used then. Off by default.
+    pub gammas: bool,
+    /// With [`PlayoutConfig::gammas`]: the weight of the random move
+    /// against the local candidates' gammas.
+    pub gamma_rest: f32,
+    /// With [`PlayoutConfig::gammas`]: the least gamma of a candidate.
+    pub gamma_min: f32,
 }
 
 /// Where the last good reply (LGRF-2) is tried in the playout policy.
@@ -123,6 +138,9 @@ impl Default for PlayoutConfig {
             two_lib_prob: 0.0,
             lgrf: false,
             lgrf_place: LgrfPlace::AfterShapes,
+            gammas: false,
+            gamma_rest: 2.0,
+            gamma_min: 1.0,
         }
     }
 }
@@ -427,6 +445,85 @@ fn shape_replies(b: &Board, c: Color, last: Point, cfg: &PlayoutConfig, out: &mu
     }
 }
 
+/// The local step with learned ratings ([`PlayoutConfig::gammas`]): a
+/// candidate next to `last` drawn by its gamma, or `None` for the random
+/// move (no candidate, or the draw fell on the rest weight). Draws one
+/// random number when there is a candidate, none otherwise.
+fn gamma_reply<R: Rng>(
+    b: &Board,
+    c: Color,
+    last: Point,
+    cfg: &PlayoutConfig,
+    rng: &mut R,
+) -> Option<Point> {
+    let g = PlayoutGammas::builtin();
+    let i = last.index() as isize;
+    let mut points = [last; 8];
+    let mut weights = [0f32; 8];
+    let mut n = 0;
+    let mut total = 0f32;
+    for (k, d) in AROUND.iter().enumerate() {
+        let q = Point::from_index((i + d) as usize);
+        if !b.is_empty(q) {
+            continue;
+        }
+        let w = g.value(g.code(gammas::index(b, c, q)));
+        if w < cfg.gamma_min || w == 0.0 {
+            continue;
+        }
+        if !playable(b, c, q) || b.liberties_after(c, q, 2) < 2 {
+            continue;
+        }
+        let w = if k >= 4 { w * g.diagonal_factor() } else { w };
+        points[n] = q;
+        weights[n] = w;
+        n += 1;
+        total += w;
+    }
+    if n == 0 {
+        return None;
+    }
+    let unit = (rng.next_u64() >> 40) as f32 * (1.0 / (1u32 << 24) as f32);
+    let mut r = unit * (total + cfg.gamma_rest.max(0.0));
+    for k in 0..n {
+        if r < weights[k] {
+            return Some(points[k]);
+        }
+        r -= weights[k];
+    }
+    None
+}
+
+/// The shape step (3): learned ratings with [`PlayoutConfig::gammas`],
+/// else the [`SHAPES`] with probability [`PlayoutConfig::pattern_prob`].
+fn local_reply<R: Rng>(
+    b: &Board,
+    c: Color,
+    last: Point,
+    cfg: &PlayoutConfig,
+    rng: &mut R,
+) -> Option<Point> {
+    if cfg.gammas {
+        gamma_reply(b, c, last, cfg, rng)
+    } else if chance(rng, cfg.pattern_prob) {
+        pick(rng, |out| shape_replies(b, c, last, cfg, out))
+    } else {
+        None
+    }
+}
+
+/// Board offsets of the orthogonal neighbours, then the diagonals.
+const AROUND: [isize; 8] = [
+    -(STRIDE as isize),
+    1,
+    STRIDE as isize,
+    -1,
+    1 - STRIDE as isize,
+    1 + STRIDE as isize,
+    STRIDE as isize - 1,
+    -1 - (STRIDE as isize),
+];
+
 /// Whether `c` on `q` extends an own chain in atari (`q` its last liberty)
 /// that a ladder captures anyway (with [`PlayoutConfig::ladder_budget`]).
 fn ladder_dead_extension(b: &Board, c: Color, q: Point, cfg: &PlayoutConfig) -> bool {
@@ -463,12 +560,8 @@ pub(crate) fn choose_move<R: Rng>(
                     return Some(p);
                 }
             }
-            if chance(rng, cfg.pattern_prob) {
-                let mut cands = Candidates::new();
-                shape_replies(b, c, l, cfg, &mut cands);
-                if let Some(p) = cands.pick(rng) {
-                    return Some(p);
-                }
+            if let Some(p) = local_reply(b, c, l, cfg, rng) {
+                return Some(p);
             }
         }
     }
@@ -550,6 +643,7 @@ pub(crate) fn playout<R: Rng>(
         rest_cfg = PlayoutConfig {
             atari_prob: 0.0,
             pattern_prob: if shapes_first { 0.0 } else { cfg.pattern_prob },
+            gammas: cfg.gammas && !shapes_first,
             ..cfg.clone()
         };
         &rest_cfg
@@ -562,8 +656,8 @@ pub(crate) fn playout<R: Rng>(
             if chance(rng, cfg.atari_prob) {
                 reply = pick(rng, |out| tactical_replies(b, to_move, l, cfg, out));
             }
-            if reply.is_none() && shapes_first && chance(rng, cfg.pattern_prob) {
-                reply = pick(rng, |out| shape_replies(b, to_move, l, cfg, out));
+            if reply.is_none() && shapes_first {
+                reply = local_reply(b, to_move, l, cfg, rng);
             }
         }
         if reply.is_none() && replies {
