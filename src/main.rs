@@ -85,25 +85,13 @@ struct GtpArgs {
     /// Keep the hand priors beside the pattern priors (for tuning).
     #[arg(long, value_name = "yes|no", hide = true, action = clap::ArgAction::Set, value_parser = parse_yes_no)]
     prior_hand: Option<bool>,
-    /// Learned 3x3 ratings in the playouts' shape step (for matches).
+    /// Learned 3x3 ratings in the playouts' shape step (for matches; the
+    /// same as `--set playout_gammas=yes|no`).
     #[arg(long, value_name = "yes|no", hide = true, action = clap::ArgAction::Set, value_parser = parse_yes_no)]
     playout_gammas: Option<bool>,
-    /// With --playout-gammas: the random move's weight against the local
-    /// candidates' gammas (for tuning).
-    #[arg(long, value_name = "X", hide = true, value_parser = parse_weight)]
-    playout_gamma_rest: Option<f32>,
-    /// With --playout-gammas: the least gamma of a local candidate (for
-    /// tuning).
-    #[arg(long, value_name = "X", hide = true, value_parser = parse_weight)]
-    playout_gamma_min: Option<f32>,
-}
-
-/// A finite weight, 0 or more.
-fn parse_weight(s: &str) -> Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-        _ => Err(format!("'{s}' is not a finite number of 0 or more")),
-    }
+    /// A tuning setting KEY=VALUE (repeatable; for A/B matches).
+    #[arg(long = "set", value_name = "KEY=VALUE", hide = true, value_parser = parse_setting)]
+    settings: Vec<String>,
 }
 
 fn run_gtp(a: GtpArgs) -> ExitCode {
@@ -173,11 +161,9 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         if let Some(g) = a.playout_gammas {
             cfg.playout.gammas = g;
         }
-        if let Some(x) = a.playout_gamma_rest {
-            cfg.playout.gamma_rest = x;
-        }
-        if let Some(x) = a.playout_gamma_min {
-            cfg.playout.gamma_min = x;
+        for s in &a.settings {
+            // Checked by the parser already.
+            let _ = cfg.set(s);
         }
         kosumi::gtp::Engine::new(config, Box::new(kosumi::mcts::MctsPlayer::new(cfg)))
     };
@@ -510,6 +496,10 @@ struct GameArgs {
     /// Print the summary as one JSON line.
     #[arg(long)]
     json: bool,
+    /// A tuning setting KEY=VALUE of Kosumi's search (repeatable; for A/B
+    /// matches).
+    #[arg(long = "set", value_name = "KEY=VALUE", hide = true, value_parser = parse_setting)]
+    settings: Vec<String>,
 }
 
 #[derive(Args)]
@@ -585,6 +575,12 @@ fn parse_sprt(s: &str) -> Result<kosumi::sprt::SprtConfig, String> {
 fn parse_clock(s: &str) -> Result<kosumi::clock::TimeSettings, String> {
     s.parse()
         .map_err(|e: kosumi::clock::ClockSpecError| e.to_string())
+}
+
+/// A tuning setting that applies to the default search configuration.
+fn parse_setting(s: &str) -> Result<String, String> {
+    kosumi::mcts::SearchConfig::default().set(s)?;
+    Ok(s.to_string())
 }
 
 fn parse_yes_no(s: &str) -> Result<bool, String> {
@@ -690,6 +686,7 @@ fn player_spec(g: &GameArgs) -> kosumi::play::PlayerSpec {
         dyn_komi: g.dyn_komi,
         max_move_time: g.max_move_time,
         lag: g.lag,
+        settings: g.settings.clone(),
     }
 }
 
@@ -908,11 +905,8 @@ fn gtp_words(a: &GtpArgs) -> Vec<String> {
     if let Some(g) = a.playout_gammas {
         w.push(format!("--playout-gammas={}", if g { "yes" } else { "no" }));
     }
-    if let Some(x) = a.playout_gamma_rest {
-        w.push(format!("--playout-gamma-rest={x}"));
-    }
-    if let Some(x) = a.playout_gamma_min {
-        w.push(format!("--playout-gamma-min={x}"));
+    for s in &a.settings {
+        w.push(format!("--set={s}"));
     }
     for (on, flag) in [
         (a.no_resign, "--no-resign"),

@@ -110,3 +110,36 @@ fn regress_refuses_each_bad_setting() {
         refused(&["regress", "x.tst", &format!("{opt}={bad}")], opt);
     }
 }
+
+/// The hidden tuning option `--set KEY=VALUE` is checked like the others
+/// on every command that builds our search.
+#[test]
+fn tuning_settings_are_checked() {
+    for args in [
+        &["gtp"][..],
+        &["match", "--opponent", "true"][..],
+        &["selfplay", "--out", "/nonexistent-kosumi-dir"][..],
+        &["regress", "x.tst"][..],
+    ] {
+        for bad in ["nonsense=1", "rave_equiv=-3", "lgrf=perhaps", "uct_c"] {
+            let given = format!("--set={bad}");
+            let mut a = args.to_vec();
+            a.push(&given);
+            refused(&a, "--set");
+        }
+    }
+    // A good one is taken: the engine answers.
+    let out = kosumi()
+        .args(["gtp", "--set", "rave_equiv=1000", "--set", "prior_visits=40"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().expect("stdin").write_all(b"name\nquit\n")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "= Kosumi\n\n= \n\n");
+}

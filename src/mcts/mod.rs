@@ -27,6 +27,7 @@ pub mod prior;
 pub mod search;
 pub mod time;
 pub mod tree;
+pub mod tune;
 
 use crate::board::Board;
 use crate::color::Color;

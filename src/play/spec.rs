@@ -45,6 +45,10 @@ pub struct PlayerSpec {
     /// Lag charged to our own clock per move (`None`: the search's
     /// default).
     pub lag: Option<f64>,
+    /// Tuning settings `KEY=VALUE` applied to the search's configuration
+    /// in order ([`SearchConfig::set`]; the search player only). They are
+    /// checked when parsed: one that does not apply is skipped.
+    pub settings: Vec<String>,
 }
 
 impl PlayerSpec {
@@ -67,6 +71,9 @@ impl PlayerSpec {
         }
         if let Some(l) = self.lag {
             d.push_str(&format!(" lag={l}"));
+        }
+        for s in &self.settings {
+            d.push_str(&format!(" set:{s}"));
         }
         d
     }
@@ -101,6 +108,10 @@ pub fn make_player(spec: &PlayerSpec, seed: u64) -> Box<dyn Player> {
             }
             if let Some(l) = spec.lag {
                 cfg.lag_margin = l;
+            }
+            for s in &spec.settings {
+                // Checked by the parser already; a bad one changes nothing.
+                let _ = cfg.set(s);
             }
             Box::new(MctsPlayer::new(cfg))
         }
