@@ -130,7 +130,13 @@ fn tuning_settings_are_checked() {
     }
     // A good one is taken: the engine answers.
     let out = kosumi()
-        .args(["gtp", "--set", "rave_equiv=1000", "--set", "prior_visits=40"])
+        .args([
+            "gtp",
+            "--set",
+            "rave_equiv=1000",
+            "--set",
+            "prior_visits=40",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

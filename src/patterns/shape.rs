@@ -140,6 +140,14 @@ fn transform_shape3(code: u32, perm: &[usize; 8]) -> u32 {
     out
 }
 
+/// A raw 3x3 code under each of the 8 symmetries of the square (the
+/// identity first): every raw code whose canonical form is
+/// `canonical_shape3(code)` is among them.
+pub fn shape3_symmetries(code: u32) -> [u32; 8] {
+    let perms = square_perms();
+    std::array::from_fn(|t| transform_shape3(code, &perms[t]))
+}
+
 /// Swaps own and opponent in a raw 3x3 code (the same cells seen by the
 /// other side).
 pub fn swap_shape3(code: u32) -> u32 {

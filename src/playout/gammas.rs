@@ -22,7 +22,7 @@
 
 use crate::board::Board;
 use crate::color::Color;
-use crate::patterns::shape::{canonical_shape3, shape3_atari_from_cells};
+use crate::patterns::shape::{shape3_symmetries, SHAPE3_BITS};
 use crate::patterns::{Family, PatternTable};
 use crate::point::{Point, STRIDE};
 use std::sync::OnceLock;
@@ -89,6 +89,29 @@ pub fn index(b: &Board, c: Color, p: Point) -> usize {
     orth + 1296 * diag
 }
 
+/// The dense index of a raw 3x3 code with atari bits only, or `None` for
+/// a code with other bits (two-liberty bits, move marks) or an atari bit on
+/// a cell without a stone.
+fn index_of_raw(raw: u32) -> Option<usize> {
+    if raw >> SHAPE3_BITS != 0 {
+        return None;
+    }
+    let mut orth = 0usize;
+    let mut diag = 0usize;
+    for i in (0..4).rev() {
+        let cell = (raw >> (4 * i)) & 15;
+        let state = (cell & 3) as usize;
+        let atari = cell & 4 != 0;
+        if cell & 8 != 0 || (atari && !(state == 1 || state == 2)) {
+            return None;
+        }
+        orth = orth * 6 + state + if atari { 3 } else { 0 };
+        diag = diag * 4 + ((raw >> (16 + 2 * i)) & 3) as usize;
+    }
+    Some(orth + 1296 * diag)
+}
+
+#[cfg(test)]
 /// The cells of a dense index: the orthogonal states, their atari bits and
 /// the diagonal states, in the order of [`shape3_atari_from_cells`].
 fn cells_of(index: usize) -> ([u8; 4], [bool; 4], [u8; 4]) {
@@ -109,15 +132,16 @@ fn cells_of(index: usize) -> ([u8; 4], [bool; 4], [u8; 4]) {
 
 impl PlayoutGammas {
     /// The dense table of `table`'s [`Family::Shape3`] gammas (keyed as
-    /// [`crate::patterns::shape::shape3_atari`]) and its distance gammas.
+    /// [`crate::patterns::shape::shape3_atari`]) and its distance gammas:
+    /// each shape's gamma goes to the indices of its 8 symmetric forms.
     pub fn from_table(table: &PatternTable) -> PlayoutGammas {
         let mut code = vec![0u8; INDICES].into_boxed_slice();
-        for (i, slot) in code.iter_mut().enumerate() {
-            let (orth, atari, diag) = cells_of(i);
-            let key = canonical_shape3(shape3_atari_from_cells(orth, atari, diag));
-            if let Some(g) = table.gamma(Family::Shape3, u64::from(key)) {
-                let q = ZERO + (STEPS * g.ln()).round() as i32;
-                *slot = q.clamp(1, 255) as u8;
+        for (key, g) in table.features(Family::Shape3) {
+            let q = (ZERO + (STEPS * g.ln()).round() as i32).clamp(1, 255) as u8;
+            for raw in shape3_symmetries(key as u32) {
+                if let Some(i) = index_of_raw(raw) {
+                    code[i] = q;
+                }
             }
         }
         let mut value = [0f32; 256];
@@ -175,7 +199,7 @@ impl PlayoutGammas {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::patterns::shape::shape3_atari;
+    use crate::patterns::shape::{canonical_shape3, shape3_atari, shape3_atari_from_cells};
 
     #[test]
     fn dense_index_agrees_with_the_canonical_code() {
@@ -217,6 +241,23 @@ mod tests {
             }
         }
         assert!(seen > 40, "{seen}");
+    }
+
+    #[test]
+    fn symmetric_build_fills_what_canonicalising_every_index_fills() {
+        // The slow way: canonicalise each of the 331,776 indices.
+        let table = PatternTable::parse(BUILTIN).unwrap();
+        let fast = PlayoutGammas::from_table(&table);
+        for i in 0..INDICES {
+            let (orth, atari, diag) = cells_of(i);
+            let raw = shape3_atari_from_cells(orth, atari, diag);
+            assert_eq!(index_of_raw(raw), Some(i));
+            let key = canonical_shape3(raw);
+            let want = table.gamma(Family::Shape3, u64::from(key)).map_or(0, |g| {
+                (ZERO + (STEPS * g.ln()).round() as i32).clamp(1, 255) as u8
+            });
+            assert_eq!(fast.code(i), want, "index {i}");
+        }
     }
 
     #[test]

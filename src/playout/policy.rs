@@ -18,7 +18,10 @@
 //!    point next to the last move whose 3x3 neighbourhood is one of the
 //!    [`SHAPES`], not a self-atari, and (with
 //!    [`PlayoutConfig::ladder_in_shapes`]) not the extension of a chain in
-//!    atari that a ladder captures anyway;
+//!    atari that a ladder captures anyway; or, with
+//!    [`PlayoutConfig::gammas`] (off by default), an empty point next to
+//!    the last move drawn by its learned 3x3 gamma ([`super::gammas`])
+//!    against a fixed weight for the random move;
 //! 4. a random point, drawn uniformly without replacement, that is legal,
 //!    not an eye of the mover, and not a self-atari of two or more stones
 //!    unless reading calls it a snapback or a nakade
@@ -109,6 +112,10 @@ pub struct PlayoutConfig {
     pub gamma_rest: f32,
     /// With [`PlayoutConfig::gammas`]: the least gamma of a candidate.
     pub gamma_min: f32,
+    /// With [`PlayoutConfig::gammas`]: only points matching one of the
+    /// [`SHAPES`] are candidates (the shape step with the uniform choice
+    /// replaced by the gammas).
+    pub gamma_shapes: bool,
 }
 
 /// Where the last good reply (LGRF-2) is tried in the playout policy.
@@ -141,6 +148,7 @@ impl Default for PlayoutConfig {
             gammas: false,
             gamma_rest: 2.0,
             gamma_min: 1.0,
+            gamma_shapes: false,
         }
     }
 }
@@ -468,10 +476,7 @@ fn gamma_reply<R: Rng>(
             continue;
         }
         let w = g.value(g.code(gammas::index(b, c, q)));
-        if w < cfg.gamma_min || w == 0.0 {
-            continue;
-        }
-        if !playable(b, c, q) || b.liberties_after(c, q, 2) < 2 {
+        if w < cfg.gamma_min || w == 0.0 || (cfg.gamma_shapes && !is_shape(b, q)) {
             continue;
         }
         let w = if k >= 4 { w * g.diagonal_factor() } else { w };
@@ -480,16 +485,31 @@ fn gamma_reply<R: Rng>(
         n += 1;
         total += w;
     }
-    if n == 0 {
-        return None;
-    }
-    let unit = (rng.next_u64() >> 40) as f32 * (1.0 / (1u32 << 24) as f32);
-    let mut r = unit * (total + cfg.gamma_rest.max(0.0));
-    for k in 0..n {
-        if r < weights[k] {
-            return Some(points[k]);
+    // Draw among the candidates and the rest; a drawn candidate that is
+    // not playable or a self-atari leaves and the draw is repeated, which
+    // draws from the good candidates and the rest in proportion, as
+    // filtering first would, with the tests made only on drawn points.
+    let rest = cfg.gamma_rest.max(0.0);
+    while n > 0 {
+        let unit = (rng.next_u64() >> 40) as f32 * (1.0 / (1u32 << 24) as f32);
+        let mut r = unit * (total + rest);
+        let mut drawn = None;
+        for (k, &w) in weights[..n].iter().enumerate() {
+            if r < w {
+                drawn = Some(k);
+                break;
+            }
+            r -= w;
         }
-        r -= weights[k];
+        let k = drawn?;
+        let q = points[k];
+        if playable(b, c, q) && b.liberties_after(c, q, 2) >= 2 {
+            return Some(q);
+        }
+        total -= weights[k];
+        n -= 1;
+        points[k] = points[n];
+        weights[k] = weights[n];
     }
     None
 }
@@ -979,6 +999,117 @@ mod tests {
             assert!(
                 m != Some(at(&seki, "B7")) && m != Some(at(&seki, "B6")),
                 "seed {seed}: {m:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn gamma_step_plays_rated_local_moves_and_falls_through() {
+        // White E5 was just played next to Black D5. With no rest weight
+        // the move is always one of its empty neighbours (diagonals too)
+        // whose gamma reaches the minimum, never a self-atari; with a huge
+        // minimum there is no candidate and the random move follows.
+        let b = Board::from_diagram(
+            "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . X O . . . .
+            . . . . X . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+        )
+        .unwrap();
+        let last = at(&b, "E5");
+        let g = PlayoutGammas::builtin();
+        let cfg = PlayoutConfig {
+            atari_prob: 0.0,
+            gammas: true,
+            gamma_rest: 0.0,
+            ..PlayoutConfig::default()
+        };
+        let mut counts = std::collections::HashMap::new();
+        for seed in 0..400 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut bb = b.clone();
+            let m = choose_move(&mut bb, Color::Black, Some(last), &mut rng, &cfg).expect("a move");
+            let (dx, dy) = (
+                m.x() as i32 - last.x() as i32,
+                m.y() as i32 - last.y() as i32,
+            );
+            assert!(dx.abs() <= 1 && dy.abs() <= 1, "seed {seed}: {m:?}");
+            assert!(g.gamma(&b, Color::Black, m) >= cfg.gamma_min);
+            assert!(b.liberties_after(Color::Black, m, 2) >= 2);
+            *counts.entry(m).or_insert(0usize) += 1;
+        }
+        // Drawn in proportion to the weights (gamma, times the diagonal
+        // factor off the lines of the last move).
+        let weight = |x: Point| {
+            let d = x.x() != last.x() && x.y() != last.y();
+            g.gamma(&b, Color::Black, x) * if d { g.diagonal_factor() } else { 1.0 }
+        };
+        let sum: f32 = counts.keys().map(|&p| weight(p)).sum();
+        for (&p, &n) in &counts {
+            let share = weight(p) / sum;
+            let seen = n as f32 / 400.0;
+            assert!((seen - share).abs() < 0.07, "{p:?}: {seen} vs {share}");
+        }
+        assert!(counts.len() >= 2, "{counts:?}");
+        // No candidate reaches the minimum: the random move, anywhere.
+        let none = PlayoutConfig {
+            gamma_min: 1e9,
+            ..cfg.clone()
+        };
+        let mut far = 0;
+        for seed in 0..100 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut bb = b.clone();
+            let m =
+                choose_move(&mut bb, Color::Black, Some(last), &mut rng, &none).expect("a move");
+            let (dx, dy) = (
+                m.x() as i32 - last.x() as i32,
+                m.y() as i32 - last.y() as i32,
+            );
+            far += usize::from(dx.abs() > 1 || dy.abs() > 1);
+        }
+        assert!(far > 70, "{far}");
+    }
+
+    #[test]
+    fn gammas_off_draws_what_the_shapes_draw() {
+        // The knob off is the shape step: the same moves, seed for seed,
+        // as a configuration whose gamma settings differ.
+        let b = Board::from_diagram(
+            "
+            . . . . . . .
+            . . . . . . .
+            . . X O X . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .",
+        )
+        .unwrap();
+        let last = at(&b, "D5");
+        let off = PlayoutConfig::default();
+        let tuned = PlayoutConfig {
+            gamma_rest: 50.0,
+            gamma_min: 0.0,
+            ..PlayoutConfig::default()
+        };
+        for seed in 0..50 {
+            let mut r1 = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut r2 = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let (mut b1, mut b2) = (b.clone(), b.clone());
+            let m1 = choose_move(&mut b1, Color::White, Some(last), &mut r1, &off);
+            let m2 = choose_move(&mut b2, Color::White, Some(last), &mut r2, &tuned);
+            assert_eq!(m1, m2, "seed {seed}");
+            assert_eq!(
+                r1.next_u64(),
+                r2.next_u64(),
+                "seed {seed}: the streams part"
             );
         }
     }
