@@ -15,7 +15,8 @@
 //! This module also holds the corpus side: finding game records, the
 //! deterministic hold-out split, replaying each record position by
 //! position, training ([`train`]) and measuring move prediction
-//! ([`evaluate`]). The search does not use the ratings yet.
+//! ([`evaluate`]). The search reads the ratings for the priors of new
+//! tree nodes ([`crate::mcts::prior`]).
 
 pub mod data;
 pub mod features;
