@@ -105,7 +105,12 @@ pub struct PlayoutConfig {
     /// (a diagonal one times the learned distance factor, about 0.8); one
     /// of them is drawn with probability `sum / (sum +`
     /// [`PlayoutConfig::gamma_rest`]`)`, else the random move follows.
-    /// [`PlayoutConfig::pattern_prob`] is not used then. Off by default.
+    /// [`PlayoutConfig::pattern_prob`] is not used then. Off by default:
+    /// against main on 9x9 it won 49.4% of 179 games at equal playouts
+    /// (5000) and 47.6% of 208 at equal time (4250 playouts), and with
+    /// `gamma_min` 4 it won 34.6% of 78 at equal playouts; it costs 2-3%
+    /// more instructions per playout and about 12% more time per move in
+    /// games.
     pub gammas: bool,
     /// With [`PlayoutConfig::gammas`]: the weight of the random move
     /// against the local candidates' gammas.
