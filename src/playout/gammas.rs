@@ -40,7 +40,8 @@ const ZERO: i32 = 128;
 
 /// Board offsets of the orthogonal neighbours (north, east, south, west)
 /// and then the diagonals (north-east, south-east, south-west, north-west),
-/// the cell order of [`shape3_atari_from_cells`].
+/// the cell order of
+/// [`crate::patterns::shape::shape3_atari_from_cells`].
 const ORTH: [isize; 4] = [-(STRIDE as isize), 1, STRIDE as isize, -1];
 const DIAG: [isize; 4] = [
     1 - STRIDE as isize,
@@ -113,7 +114,8 @@ fn index_of_raw(raw: u32) -> Option<usize> {
 
 #[cfg(test)]
 /// The cells of a dense index: the orthogonal states, their atari bits and
-/// the diagonal states, in the order of [`shape3_atari_from_cells`].
+/// the diagonal states, in the order of
+/// [`crate::patterns::shape::shape3_atari_from_cells`].
 fn cells_of(index: usize) -> ([u8; 4], [bool; 4], [u8; 4]) {
     let mut orth = [0u8; 4];
     let mut atari = [false; 4];
