@@ -9,7 +9,7 @@
 //! collision could only hide a move below the root, never allow an illegal
 //! one at the root. Playouts use the simple-ko rule only.
 
-use super::prior::{priors, PriorContext};
+use super::prior::{priors, PriorContext, PriorScratch};
 use super::time::TimeBudget;
 use super::tree::{
     decode_move, encode_move, rave_value, Tree, EXPANDED, EXPANDING, FULL, LEAF, PASS,
@@ -20,7 +20,7 @@ use crate::color::Color;
 use crate::game::Game;
 use crate::player::MoveFilter;
 use crate::playout::lgrf::Lgrf;
-use crate::playout::policy::playout;
+use crate::playout::policy::{playout, Prior};
 use crate::point::{Move, Point, ARRAY_LEN};
 use crate::rules::KoRule;
 use crate::zobrist::{SituationHash, StoneHash};
@@ -95,6 +95,20 @@ struct Worker {
     /// The thread's LGRF-2 tables and move record (with
     /// `PlayoutConfig::lgrf`), fresh for each search.
     lgrf: Option<Box<Lgrf>>,
+    /// Buffers of the expansions.
+    expand: ExpandScratch,
+    /// The board of the current descent and playout.
+    board: Board,
+}
+
+/// The buffers one expansion fills, reused by the next (one set per
+/// thread).
+#[derive(Default)]
+pub(crate) struct ExpandScratch {
+    points: Vec<Point>,
+    priors: Vec<Prior>,
+    moves: Vec<(u16, f32, f32)>,
+    prior: PriorScratch,
 }
 
 /// Tree moves an LGRF-2 record keeps room for (deeper descents are not
@@ -193,6 +207,8 @@ impl<'a> Search<'a> {
                     self.cfg.playout.playout_length * n * n,
                 ))
             }),
+            expand: ExpandScratch::default(),
+            board: self.game.board().clone(),
         };
         let mut iterations = 0u64;
         loop {
@@ -327,7 +343,10 @@ impl<'a> Search<'a> {
     /// One descent, playout and backup.
     fn iterate(&self, w: &mut Worker, id: usize) {
         let tree = self.tree;
-        let mut b = self.game.board().clone();
+        // The root position copied into the thread's board: only the rows
+        // the size uses (`Board::clone_from`).
+        w.board.clone_from(self.game.board());
+        let b = &mut w.board;
         let mut c = self.color;
         let ko = self.game.rules().ko;
         w.path.clear();
@@ -350,7 +369,7 @@ impl<'a> Search<'a> {
                     .compare_exchange(LEAF, EXPANDING, Acquire, Relaxed)
                     .is_ok()
             {
-                let ok = self.expand(node, &b, c, depth, last, last2, &w.keys);
+                let ok = self.expand(node, b, c, depth, last, last2, &w.keys, &mut w.expand);
                 n.state.store(if ok { EXPANDED } else { FULL }, Release);
             }
             let Some(child) = self.select(node, depth, c) else {
@@ -387,7 +406,7 @@ impl<'a> Search<'a> {
             }
         }
         let end = playout(
-            &mut b,
+            b,
             c,
             last,
             &mut w.rng,
@@ -430,8 +449,7 @@ impl<'a> Search<'a> {
             let to_move = if d % 2 == 0 { self.color } else { opp };
             let code = to_move as u8;
             let w2 = win2(to_move);
-            for ch in tree.children(ni) {
-                let cn = tree.node(ch);
+            for (_, cn) in tree.child_nodes(ni) {
                 let mv = cn.mv.load(Relaxed);
                 if mv != PASS && w.first_play[mv as usize] == code {
                     cn.amaf_visits.fetch_add(1, Relaxed);
@@ -454,8 +472,7 @@ impl<'a> Search<'a> {
         let mut best = None;
         let mut best_v = f64::NEG_INFINITY;
         let at_root = depth == 0;
-        for ch in tree.children(ni) {
-            let n = tree.node(ch);
+        for (ch, n) in tree.child_nodes(ni) {
             if at_root && !self.allow_root_pass && n.mv.load(Relaxed) == PASS {
                 continue;
             }
@@ -494,9 +511,11 @@ impl<'a> Search<'a> {
         last: Option<Point>,
         last2: Option<Point>,
         path_keys: &[u64],
+        scratch: &mut ExpandScratch,
     ) -> bool {
         let rules = self.game.rules();
-        let mut points: Vec<Point> = Vec::with_capacity(b.empty_count());
+        let points = &mut scratch.points;
+        points.clear();
         // Empty points in index order (`points()` runs row by row), so the
         // children's order does not depend on the empty list's shuffling.
         for p in b.points().filter(|&p| b.is_empty(p)) {
@@ -522,17 +541,19 @@ impl<'a> Search<'a> {
             last,
             last2,
         };
-        let mut pr = Vec::with_capacity(points.len());
+        let pr = &mut scratch.priors;
         priors(
             &ctx,
-            &points,
+            points,
             self.cfg.prior_source,
             &self.cfg.prior,
             &self.cfg.pattern_prior,
-            &mut pr,
+            &mut scratch.prior,
+            pr,
         );
-        let mut moves: Vec<(u16, f32, f32)> = Vec::with_capacity(points.len() + 1);
-        for (p, x) in points.iter().zip(&pr) {
+        let moves = &mut scratch.moves;
+        moves.clear();
+        for (p, x) in points.iter().zip(pr.iter()) {
             moves.push((p.index() as u16, x.visits, x.wins));
         }
         moves.push((
@@ -543,7 +564,7 @@ impl<'a> Search<'a> {
         let Some(first) = self.tree.alloc(moves.len() as u32) else {
             return false;
         };
-        self.tree.init_children(first, &moves);
+        self.tree.init_children(first, moves);
         let n = self.tree.node(ni);
         n.first_child.store(first, Relaxed);
         n.n_children.store(moves.len() as u16, Relaxed);
@@ -641,7 +662,16 @@ mod tests {
         let k1 = key(ko, b.hash(), Color::White);
         b.pass();
         let k2 = key(ko, b.hash(), Color::Black);
-        assert!(s.expand(0, &b, Color::Black, 2, None, None, &[k1, k2]));
+        assert!(s.expand(
+            0,
+            &b,
+            Color::Black,
+            2,
+            None,
+            None,
+            &[k1, k2],
+            &mut ExpandScratch::default()
+        ));
         tree.root().state.store(EXPANDED, Release);
         tree.children(0).map(|c| tree.node(c).mv()).collect()
     }
@@ -701,7 +731,16 @@ mod tests {
         };
         let tree = Tree::new(4096);
         let s = black_search(&tree, &cfg, &game);
-        assert!(s.expand(0, game.board(), Color::Black, 0, None, None, &[]));
+        assert!(s.expand(
+            0,
+            game.board(),
+            Color::Black,
+            0,
+            None,
+            None,
+            &[],
+            &mut ExpandScratch::default()
+        ));
         tree.root().state.store(EXPANDED, Release);
         tree.children(0)
             .map(|c| {

@@ -228,6 +228,33 @@ pub struct Tree {
     cap: u32,
 }
 
+/// The iterator of [`Tree::child_nodes`].
+pub(crate) struct ChildNodes<'a> {
+    tree: &'a Tree,
+    next: u32,
+    end: u32,
+    /// The chunk of `next` once looked up (empty before).
+    chunk: &'a [Node],
+}
+
+impl<'a> Iterator for ChildNodes<'a> {
+    type Item = (u32, &'a Node);
+
+    #[inline]
+    fn next(&mut self) -> Option<(u32, &'a Node)> {
+        if self.next >= self.end {
+            return None;
+        }
+        let i = self.next;
+        self.next += 1;
+        let off = i as usize & (CHUNK - 1);
+        if off == 0 || self.chunk.is_empty() {
+            self.chunk = self.tree.chunk(i >> CHUNK_BITS);
+        }
+        Some((i, &self.chunk[off]))
+    }
+}
+
 impl Tree {
     /// An arena for at most `max_nodes` nodes (at least 1024), with an empty
     /// root.
@@ -276,9 +303,27 @@ impl Tree {
     /// The node with index `i`.
     #[inline]
     pub(crate) fn node(&self, i: u32) -> &Node {
-        let chunk = self.chunks[(i >> CHUNK_BITS) as usize]
-            .get_or_init(|| (0..CHUNK).map(|_| Node::default()).collect());
-        &chunk[i as usize & (CHUNK - 1)]
+        &self.chunk(i >> CHUNK_BITS)[i as usize & (CHUNK - 1)]
+    }
+
+    /// The nodes of chunk `c`.
+    #[inline]
+    fn chunk(&self, c: u32) -> &[Node] {
+        self.chunks[c as usize].get_or_init(|| (0..CHUNK).map(|_| Node::default()).collect())
+    }
+
+    /// The children of node `i` (none unless expanded) with their
+    /// indices, in order: [`Tree::children`] and [`Tree::node`] with one
+    /// chunk lookup per chunk instead of one per node.
+    #[inline]
+    pub(crate) fn child_nodes(&self, i: u32) -> ChildNodes<'_> {
+        let r = self.children(i);
+        ChildNodes {
+            tree: self,
+            next: r.start,
+            end: r.end,
+            chunk: &[],
+        }
     }
 
     /// The root.
@@ -435,6 +480,33 @@ mod tests {
         let a = rave_value(1.0, 0.5, 0.0, 0.0, 0.0, 0.0, 100.0, 1000.0, 0.5);
         let b = rave_value(50.0, 25.0, 0.0, 0.0, 0.0, 0.0, 100.0, 1000.0, 0.5);
         assert!(a > b);
+    }
+
+    #[test]
+    fn child_nodes_cross_chunks() {
+        let t = Tree::new(3 * CHUNK);
+        // Nothing before the expansion.
+        assert_eq!(t.child_nodes(0).count(), 0);
+        // Children from 5 below a chunk's end to 25 past it.
+        t.alloc(CHUNK as u32 - 6).unwrap();
+        let f = t.alloc(30).unwrap();
+        assert_eq!(f as usize, CHUNK - 5);
+        let moves: Vec<(u16, f32, f32)> = (0..30).map(|k| (k as u16 + 30, 1.0, 0.5)).collect();
+        t.init_children(f, &moves);
+        t.root().first_child.store(f, Relaxed);
+        t.root().n_children.store(30, Relaxed);
+        t.root().state.store(EXPANDED, Release);
+        let got: Vec<(u32, *const Node)> = t
+            .child_nodes(0)
+            .map(|(i, n)| (i, n as *const Node))
+            .collect();
+        let want: Vec<(u32, *const Node)> = t
+            .children(0)
+            .map(|i| (i, t.node(i) as *const Node))
+            .collect();
+        assert_eq!(got.len(), 30);
+        assert_eq!(got, want);
+        assert!(t.child_nodes(0).map(|(_, n)| n.mv.load(Relaxed)).eq(30..60));
     }
 
     #[test]

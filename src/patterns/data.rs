@@ -126,14 +126,31 @@ impl PatternTable {
     /// The gamma of each family for the move with features `f` (1 where the
     /// move has no feature of the family or the table lacks it).
     pub fn move_gammas(&self, f: &MoveFeatures) -> [f32; N_FAMILIES] {
+        let large = f
+            .large
+            .iter()
+            .rev()
+            .find_map(|&d| if d != 0 { self.large_gamma(d) } else { None });
+        self.gammas_with_large(f, large)
+    }
+
+    /// The gamma of the large pattern `code`, if the table has it.
+    #[inline]
+    pub(crate) fn large_gamma(&self, code: u64) -> Option<f32> {
+        self.large.get(&code).copied()
+    }
+
+    /// [`PatternTable::move_gammas`] with the large pattern's gamma given
+    /// (the codes in `f` unread).
+    fn gammas_with_large(&self, f: &MoveFeatures, large: Option<f32>) -> [f32; N_FAMILIES] {
         let mut out = [1.0f32; N_FAMILIES];
         for fam in FAMILIES {
-            let key = if fam == Family::Large {
-                self.large_of(f)
+            let g = if fam == Family::Large {
+                large
             } else {
-                f.get(fam).map(u64::from)
+                f.get(fam).and_then(|k| self.gamma(fam, u64::from(k)))
             };
-            if let Some(g) = key.and_then(|k| self.gamma(fam, k)) {
+            if let Some(g) = g {
                 out[fam as usize] = g;
             }
         }
@@ -143,6 +160,15 @@ impl PatternTable {
     /// The strength of a move: the product of [`PatternTable::move_gammas`].
     pub fn strength(&self, f: &MoveFeatures) -> f64 {
         self.move_gammas(f).iter().map(|&g| f64::from(g)).product()
+    }
+
+    /// [`PatternTable::strength`] with the large pattern's gamma given (the
+    /// largest pattern of the move that the table knows).
+    pub(crate) fn strength_with_large(&self, f: &MoveFeatures, large: Option<f32>) -> f64 {
+        self.gammas_with_large(f, large)
+            .iter()
+            .map(|&g| f64::from(g))
+            .product()
     }
 
     /// The table as text (see the module docs).

@@ -133,7 +133,7 @@ pub const ATARI_OTHER: u8 = 2;
 
 /// How many ladder positions one reading may visit before it gives up
 /// (and calls the chain escaped).
-const LADDER_BUDGET: u32 = 300;
+pub(crate) const LADDER_BUDGET: u32 = 300;
 
 /// The position a move is chosen in: the board, the side to move, and the
 /// two previous moves (most recent first), as the features see them.

@@ -8,6 +8,8 @@
 //!   escape with a ladder reader, atari, self-atari, distances to the two
 //!   previous moves, the lines from the edges, liberties after the move,
 //!   pressure on neighbouring chains, the shapes).
+//! - [`lean`]: the same features for every candidate of one position at
+//!   once, the work per position shared (the search's priors).
 //! - [`mm`]: the minorization-maximization fit.
 //! - [`data`]: the trained table's text format and the copy built into the
 //!   binary.
@@ -16,10 +18,11 @@
 //! deterministic hold-out split, replaying each record position by
 //! position, training ([`train`]) and measuring move prediction
 //! ([`evaluate`]). The search reads the ratings for the priors of new
-//! tree nodes ([`crate::mcts::prior`]).
+//! tree nodes ([`crate::mcts::prior`], through [`lean`]).
 
 pub mod data;
 pub mod features;
+pub mod lean;
 pub mod mm;
 pub mod shape;
 

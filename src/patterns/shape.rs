@@ -390,6 +390,299 @@ pub fn large_patterns(board: &Board, me: Color, p: Point) -> [u64; LEVELS] {
     best
 }
 
+/// The stones of one board for one side to move as bitmasks per row and
+/// side, filled once per position and read for every candidate by
+/// [`large_hashes_grid`].
+#[derive(Clone)]
+pub(crate) struct StateGrid {
+    size: usize,
+    /// Per row, the columns of its stones as bits: own stones at index 0,
+    /// opponent stones at index 1.
+    rows: [[u32; 2]; crate::point::MAX_SIZE],
+}
+
+impl StateGrid {
+    /// An empty grid (size 0: fill it before use).
+    pub(crate) fn new() -> StateGrid {
+        StateGrid {
+            size: 0,
+            rows: [[0; 2]; crate::point::MAX_SIZE],
+        }
+    }
+
+    /// Reads `board` for the side to move `me`.
+    pub(crate) fn fill(&mut self, board: &Board, me: Color) {
+        let n = board.size();
+        self.size = n;
+        self.rows = [[0; 2]; crate::point::MAX_SIZE];
+        for y in 0..n {
+            for x in 0..n {
+                match board.get(Point::new(x, y)) {
+                    None => {}
+                    Some(c) if c == me => self.rows[y][0] |= 1 << x,
+                    Some(_) => self.rows[y][1] |= 1 << x,
+                }
+            }
+        }
+    }
+}
+
+/// What [`large_hashes_grid`] reads besides the grid: per offset what an
+/// own or opponent stone there changes in each transform's hash, where
+/// each offset lies, and per board size and point the hashes of the
+/// pattern with every on-board cell empty (the off-board cells included).
+struct GridGeometry {
+    /// `delta[k + 1][state]`: what a cell in that state at offset k
+    /// changes in each transform's hash: the [`Geometry`]'s `delta` for
+    /// the stones, nothing for an empty cell, and nothing at all in entry
+    /// 0 (no offset).
+    delta: Vec<[[u64; 8]; 3]>,
+    /// `slot[(dy + 7) * SLOT_W + dx + MAX_SIZE - 1]` for `|dy| <= 7` and
+    /// any `dx` between two points of a board: 1 + the index k of the
+    /// offset `(dx, dy)`, 0 for the centre and the cells outside every
+    /// pattern.
+    slot: Vec<u8>,
+    /// `level[k + 1]`: the smallest level whose size holds offset k (0
+    /// for entry 0).
+    level: Vec<u8>,
+    /// `reach[|dy|]`: the largest `|dx|` of an offset `(dx, dy)`.
+    reach: [usize; 8],
+    /// Per size (index `size - 2`), per point `y * size + x`, per level,
+    /// per transform: the hash with only the off-board cells filled in.
+    base: [OnceLock<Vec<[[u64; 8]; LEVELS]>>; crate::point::MAX_SIZE - 1],
+}
+
+/// Width of [`GridGeometry::slot`]'s rows: every column difference on the
+/// largest board.
+const SLOT_W: usize = 2 * crate::point::MAX_SIZE - 1;
+
+fn grid_geometry() -> &'static GridGeometry {
+    static G: OnceLock<GridGeometry> = OnceLock::new();
+    G.get_or_init(|| {
+        let g = geometry();
+        let mut delta = vec![[[0u64; 8]; 3]];
+        for d in &g.delta {
+            let mut e = [[0u64; 8]; 3];
+            for (s, row) in e.iter_mut().enumerate().skip(1) {
+                row.copy_from_slice(&d[s * 8..s * 8 + 8]);
+            }
+            delta.push(e);
+        }
+        let mut slot = vec![0u8; 15 * SLOT_W];
+        for (k, &(dx, dy)) in g.offsets.iter().enumerate() {
+            slot[(dy + 7) as usize * SLOT_W + (dx + crate::point::MAX_SIZE as i32 - 1) as usize] =
+                k as u8 + 1;
+        }
+        let mut level = vec![0u8];
+        level.extend(
+            (0..g.offsets.len())
+                .map(|k| g.within.iter().position(|&end| k < end).expect("a level") as u8),
+        );
+        GridGeometry {
+            delta,
+            slot,
+            level,
+            reach: std::array::from_fn(|ady| {
+                g.offsets
+                    .iter()
+                    .filter(|o| o.1.unsigned_abs() as usize == ady)
+                    .map(|o| o.0.unsigned_abs() as usize)
+                    .max()
+                    .unwrap_or(0)
+            }),
+            base: [const { OnceLock::new() }; crate::point::MAX_SIZE - 1],
+        }
+    })
+}
+
+/// The all-empty hashes of every point of a board of `size`, off-board
+/// cells included (see [`GridGeometry::base`]).
+fn grid_bases(size: usize) -> &'static [[[u64; 8]; LEVELS]] {
+    grid_geometry().base[size - 2].get_or_init(|| {
+        let g = geometry();
+        let n = size as i32;
+        let mut out = Vec::with_capacity(size * size);
+        for y in 0..n {
+            for x in 0..n {
+                let mut h = [0u64; 8];
+                let mut per_level = [[0u64; 8]; LEVELS];
+                let mut k = 0;
+                for (level, &end) in g.within.iter().enumerate() {
+                    while k < end {
+                        let (dx, dy) = g.offsets[k];
+                        let (qx, qy) = (x + dx, y + dy);
+                        if qx < 0 || qy < 0 || qx >= n || qy >= n {
+                            let d = &g.delta[k][3 * 8..4 * 8];
+                            for t in 0..8 {
+                                h[t] ^= d[t];
+                            }
+                        }
+                        k += 1;
+                    }
+                    for t in 0..8 {
+                        per_level[level][t] = g.empty[level][t] ^ h[t];
+                    }
+                }
+                out.push(per_level);
+            }
+        }
+        out
+    })
+}
+
+/// The large-pattern hashes of one point before the minimum over the
+/// transforms: per level, per transform.
+pub(crate) struct LargeHashes {
+    h: [[u64; 8]; LEVELS],
+}
+
+impl LargeHashes {
+    /// The code of the size with index `level` ([`large_patterns`]'s
+    /// `level`th code).
+    #[inline]
+    pub(crate) fn code(&self, level: usize) -> u64 {
+        let h = &self.h[level];
+        let mut m = u64::MAX;
+        for x in h {
+            m = m.min(x >> 4);
+        }
+        m | ((level as u64 + 1) << 60)
+    }
+
+    /// Every size's code, smallest first.
+    pub(crate) fn codes(&self) -> [u64; LEVELS] {
+        std::array::from_fn(|level| self.code(level))
+    }
+}
+
+/// [`large_patterns`] read from a filled [`StateGrid`] (the same codes).
+#[cfg(test)]
+pub(crate) fn large_patterns_grid(grid: &StateGrid, p: Point) -> [u64; LEVELS] {
+    large_hashes_grid(grid, p).codes()
+}
+
+/// The columns of row `y` within a large pattern around `(px, py)`
+/// (`|y - py| <= 7`): the pattern's cells of the row, exactly.
+#[inline]
+fn reach_mask(gg: &GridGeometry, px: usize, py: usize, y: usize) -> u32 {
+    let r = gg.reach[y.abs_diff(py)];
+    let lo = px.saturating_sub(r);
+    let hi = px + r; // at most 31
+    (((1u64 << (hi + 1)) - 1) as u32) & !((1u32 << lo) - 1)
+}
+
+/// The hashes behind [`large_patterns`] of the empty point `p` of the
+/// board in `grid`, with the codes computed on demand: the off-board
+/// cells come from a table per board size and point, and only the stones
+/// within the pattern cost work (each one's change into its level, then
+/// the levels summed).
+pub(crate) fn large_hashes_grid(grid: &StateGrid, p: Point) -> LargeHashes {
+    let gg = grid_geometry();
+    let n = grid.size;
+    let (px, py) = (p.x(), p.y());
+    let mut out = LargeHashes {
+        h: grid_bases(n)[py * n + px],
+    };
+    let mut acc = [[0u64; 8]; LEVELS];
+    for y in py.saturating_sub(7)..(py + 8).min(n) {
+        let mask = reach_mask(gg, px, py, y);
+        let row = (y + 7 - py) * SLOT_W + crate::point::MAX_SIZE - 1 - px;
+        for (s, &bits) in grid.rows[y].iter().enumerate() {
+            let mut m = bits & mask;
+            while m != 0 {
+                let x = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let k = gg.slot[row + x] as usize;
+                let d = &gg.delta[k][s + 1];
+                let a = &mut acc[gg.level[k] as usize];
+                for t in 0..8 {
+                    a[t] ^= d[t];
+                }
+            }
+        }
+    }
+    let mut h = [0u64; 8];
+    for (level, a) in acc.iter().enumerate() {
+        for t in 0..8 {
+            h[t] ^= a[t];
+            out.h[level][t] ^= h[t];
+        }
+    }
+    out
+}
+
+/// Per transform, the transformed code of each byte of the three low
+/// bytes of a raw 3x3 code, and of each previous-move marker.
+struct Shape3Tables {
+    bytes: [[[u32; 256]; 3]; 8],
+    /// `marker[t][m]`: marker value `m` (0..=8) under transform t.
+    marker: [[u32; 16]; 8],
+}
+
+fn shape3_tables() -> &'static Shape3Tables {
+    static T: OnceLock<Shape3Tables> = OnceLock::new();
+    T.get_or_init(|| {
+        let perms = square_perms();
+        let mut t = Shape3Tables {
+            bytes: [[[0; 256]; 3]; 8],
+            marker: [[0; 16]; 8],
+        };
+        for (ti, perm) in perms.iter().enumerate() {
+            for byte in 0..3 {
+                for v in 0..256u32 {
+                    t.bytes[ti][byte][v as usize] = transform_shape3(v << (8 * byte), perm);
+                }
+            }
+            for m in 0..=8u32 {
+                t.marker[ti][m as usize] = transform_shape3(m << SHAPE3_BITS, perm) >> SHAPE3_BITS;
+            }
+        }
+        t
+    })
+}
+
+/// [`canonical_shape3`] by table lookups (the same codes): a cell of a raw
+/// code never straddles a byte, so a transform is the OR of its bytes'
+/// transforms.
+pub(crate) fn canonical_shape3_fast(raw: u32) -> u32 {
+    let t = shape3_tables();
+    let b = [raw & 255, (raw >> 8) & 255, (raw >> 16) & 255];
+    let (m1, m2) = (
+        ((raw >> SHAPE3_BITS) & 15) as usize,
+        ((raw >> (SHAPE3_BITS + 4)) & 15) as usize,
+    );
+    let mut best = u32::MAX;
+    for ti in 0..8 {
+        let bytes = &t.bytes[ti];
+        let code = bytes[0][b[0] as usize]
+            | bytes[1][b[1] as usize]
+            | bytes[2][b[2] as usize]
+            | t.marker[ti][m1] << SHAPE3_BITS
+            | t.marker[ti][m2] << (SHAPE3_BITS + 4);
+        best = best.min(code);
+    }
+    best
+}
+
+/// The marker of a previous move at `q` in the 3x3 square around `p`: its
+/// index in [`SQUARE`] plus 1, or 0 when it is not one of the 8 cells.
+pub(crate) fn square_marker(p: Point, q: Option<Point>) -> u32 {
+    let Some(q) = q else {
+        return 0;
+    };
+    let (dx, dy) = (q.x() as i32 - p.x() as i32, q.y() as i32 - p.y() as i32);
+    SQUARE
+        .iter()
+        .position(|&o| o == (dx, dy))
+        .map_or(0, |i| i as u32 + 1)
+}
+
+/// Where the cells of a raw 3x3 code lie around a point, as steps in the
+/// board's padded layout, in [`SQUARE`] order.
+pub(crate) fn square_steps() -> [isize; 8] {
+    SQUARE.map(|(dx, dy)| dy as isize * crate::point::STRIDE as isize + dx as isize)
+}
+
 /// [`large_patterns`] the direct way (every cell, every transform), to
 /// check the fast one against.
 #[cfg(test)]
@@ -574,6 +867,40 @@ mod tests {
         assert!(geometry().offsets.len() < 256);
         // Pinned: the built-in table depends on these codes.
         assert_eq!(format!("{:016x}", d[LEVELS - 1]), "cdc307341e2ac055");
+    }
+
+    #[test]
+    fn grid_large_patterns_and_table_shape3_match_the_plain_ones() {
+        let mut grid = StateGrid::new();
+        let mut checked = 0;
+        // Sizes from the smallest to the largest, where most of a pattern
+        // lies off the board; the grid refilled from a larger board to a
+        // smaller one and back.
+        for (size, seed) in [(19, 3), (2, 1), (5, 2), (9, 4), (25, 5), (7, 6)] {
+            let game = crate::mcts::middle_game(size, 0.4, seed).expect("position");
+            let b = game.board();
+            for me in [Color::Black, Color::White] {
+                grid.fill(b, me);
+                for p in b.points().filter(|&p| b.is_empty(p)) {
+                    assert_eq!(large_patterns_grid(&grid, p), large_patterns(b, me, p));
+                    let raw = shape3_raw(b, me, p);
+                    assert_eq!(canonical_shape3_fast(raw), canonical_shape3(raw));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+        // Every previous-move marker pair on random cell codes.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..5000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let raw = (x as u32) & ((1 << SHAPE3_BITS) - 1);
+            let (m1, m2) = ((x >> 32) as u32 % 9, (x >> 40) as u32 % 9);
+            let raw = raw | m1 << SHAPE3_BITS | m2 << (SHAPE3_BITS + 4);
+            assert_eq!(canonical_shape3_fast(raw), canonical_shape3(raw), "{raw:x}");
+        }
     }
 
     #[test]
