@@ -397,6 +397,18 @@ fn atari_level(b: &Board, me: Color, p: Point) -> Option<u8> {
 /// The size of the chain a stone of `me` on `p` would leave in atari,
 /// if the move captures nothing and leaves it one liberty.
 fn self_atari_size(b: &Board, me: Color, p: Point) -> Option<usize> {
+    let (roots, k) = neighbour_chains(b, me, p);
+    self_atari_size_with(b, p, &roots[..k], |r| b.liberties(r))
+}
+
+/// [`self_atari_size`] given the chains of ours next to `p` (`own`) and
+/// a liberty count of a chain (`liberties`, which may be cached).
+pub(crate) fn self_atari_size_with(
+    b: &Board,
+    p: Point,
+    own: &[Point],
+    mut liberties: impl FnMut(Point) -> usize,
+) -> Option<usize> {
     let mut libs = [p; 2];
     let mut nlibs = 0;
     let mut add = |q: Point, libs: &mut [Point; 2]| -> bool {
@@ -415,14 +427,13 @@ fn self_atari_size(b: &Board, me: Color, p: Point) -> Option<usize> {
             return None;
         }
     }
-    let (roots, k) = neighbour_chains(b, me, p);
-    for &r in &roots[..k] {
-        if b.liberties(r) >= 3 {
+    for &r in own {
+        if liberties(r) >= 3 {
             return None;
         }
     }
     let mut size = 1;
-    for &r in &roots[..k] {
+    for &r in own {
         size += b.chain_len(r);
         for q in b.chain_liberties(r) {
             if add(q, &mut libs) {

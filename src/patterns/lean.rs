@@ -356,39 +356,7 @@ impl Scanner {
 
     /// As `features::self_atari_size`, with the cached liberty counts.
     fn self_atari_size(&mut self, b: &Board, p: Point, own: &[Point]) -> Option<usize> {
-        let mut libs = [p; 2];
-        let mut nlibs = 0;
-        let mut add = |q: Point, libs: &mut [Point; 2]| -> bool {
-            if q == p || libs[..nlibs].contains(&q) {
-                return false;
-            }
-            if nlibs == 2 {
-                return true;
-            }
-            libs[nlibs] = q;
-            nlibs += 1;
-            nlibs == 2
-        };
-        for q in p.neighbors() {
-            if b.is_empty(q) && add(q, &mut libs) {
-                return None;
-            }
-        }
-        for &r in own {
-            if self.liberties(b, r) >= 3 {
-                return None;
-            }
-        }
-        let mut size = 1;
-        for &r in own {
-            size += b.chain_len(r);
-            for q in b.chain_liberties(r) {
-                if add(q, &mut libs) {
-                    return None;
-                }
-            }
-        }
-        Some(size)
+        super::features::self_atari_size_with(b, p, own, |r| self.liberties(b, r))
     }
 }
 
