@@ -86,6 +86,10 @@ struct GtpArgs {
     /// Keep the hand priors beside the pattern priors (for tuning).
     #[arg(long, value_name = "yes|no", hide = true, action = clap::ArgAction::Set, value_parser = parse_yes_no)]
     prior_hand: Option<bool>,
+    /// Learned 3x3 ratings in the playouts' shape step (for matches; the
+    /// same as `--set playout_gammas=yes|no`).
+    #[arg(long, value_name = "yes|no", hide = true, action = clap::ArgAction::Set, value_parser = parse_yes_no)]
+    playout_gammas: Option<bool>,
     /// A tuning setting KEY=VALUE (repeatable; for A/B matches).
     #[arg(long = "set", value_name = "KEY=VALUE", hide = true, value_parser = parse_setting)]
     settings: Vec<String>,
@@ -155,6 +159,9 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         if let Some(h) = a.prior_hand {
             cfg.pattern_prior.hand = h;
         }
+        if let Some(g) = a.playout_gammas {
+            cfg.playout.gammas = g;
+        }
         for s in &a.settings {
             // Checked by the parser already.
             let _ = cfg.set(s);
@@ -203,6 +210,9 @@ enum Command {
         /// Repetitions (with --search); the median is reported.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]
         repeat: u64,
+        /// Learned 3x3 ratings in the playouts (with --search).
+        #[arg(long, value_name = "yes|no", hide = true, action = clap::ArgAction::Set, value_parser = parse_yes_no)]
+        playout_gammas: Option<bool>,
     },
     /// Replay SGF files: one line per game (size, moves, rules, komi, the
     /// result in the file, the Tromp-Taylor area score of the final
@@ -286,6 +296,11 @@ enum PatternsAction {
         /// ablations.
         #[arg(long, value_delimiter = ',', value_parser = parse_family)]
         without: Vec<kosumi::patterns::Family>,
+        /// Key the 3x3 shapes as the playout policy reads them (atari bits
+        /// only, no marks of the previous moves): the playout gammas'
+        /// table (`data/playout-gammas.tsv`).
+        #[arg(long)]
+        playout_shapes: bool,
     },
     /// Move prediction on the held-out records: top-1 and top-5 per board
     /// size, and top-1 with each feature family's gammas set to 1.
@@ -318,6 +333,7 @@ fn run_patterns(action: PatternsAction) -> ExitCode {
             min_count,
             prior,
             without,
+            playout_shapes,
         } => {
             if !(prior.is_finite() && prior > 0.0) {
                 eprintln!("kosumi: --prior must be positive");
@@ -335,6 +351,9 @@ fn run_patterns(action: PatternsAction) -> ExitCode {
                 let names: Vec<&str> = without.iter().map(|f| f.name()).collect();
                 command.push_str(&format!(" --without {}", names.join(",")));
             }
+            if playout_shapes {
+                command.push_str(" --playout-shapes");
+            }
             let cmd = patterns::TrainCommand {
                 games,
                 holdout,
@@ -344,6 +363,7 @@ fn run_patterns(action: PatternsAction) -> ExitCode {
                     without,
                     prior,
                     header: vec![command],
+                    playout_shapes,
                 },
             };
             let table = match patterns::train_command(&cmd, &mut log) {
@@ -883,6 +903,9 @@ fn gtp_words(a: &GtpArgs) -> Vec<String> {
     if let Some(h) = a.prior_hand {
         w.push(format!("--prior-hand={}", if h { "yes" } else { "no" }));
     }
+    if let Some(g) = a.playout_gammas {
+        w.push(format!("--playout-gammas={}", if g { "yes" } else { "no" }));
+    }
     for s in &a.settings {
         w.push(format!("--set={s}"));
     }
@@ -1023,6 +1046,7 @@ fn main() -> ExitCode {
             threads,
             position,
             repeat,
+            playout_gammas,
         }) => {
             let size = size as usize;
             let game = if position == "middle" {
@@ -1034,7 +1058,18 @@ fn main() -> ExitCode {
                 eprintln!("kosumi: cannot set up a {size}x{size} {position} position");
                 return ExitCode::FAILURE;
             };
-            let r = kosumi::mcts::bench_search(&game, threads, playouts, repeat as usize, seed);
+            let playout = kosumi::playout::PlayoutConfig {
+                gammas: playout_gammas.unwrap_or(false),
+                ..kosumi::playout::PlayoutConfig::default()
+            };
+            let r = kosumi::mcts::bench_search_with(
+                &game,
+                threads,
+                playouts,
+                repeat as usize,
+                seed,
+                playout,
+            );
             let rates: Vec<String> = r.rates.iter().map(|x| format!("{x:.0}")).collect();
             println!(
                 "search size={size} position={position} threads={threads} playouts={playouts} median_playouts_per_s={:.0} runs=[{}] nodes={}",

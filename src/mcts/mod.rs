@@ -853,12 +853,32 @@ pub fn bench_search(
     repeat: usize,
     seed: u64,
 ) -> SearchBench {
+    bench_search_with(
+        game,
+        threads,
+        playouts,
+        repeat,
+        seed,
+        SearchConfig::default().playout,
+    )
+}
+
+/// As [`bench_search`], with the playout policy's settings `playout`.
+pub fn bench_search_with(
+    game: &Game,
+    threads: usize,
+    playouts: u64,
+    repeat: usize,
+    seed: u64,
+    playout: crate::playout::PlayoutConfig,
+) -> SearchBench {
     let cfg = SearchConfig {
         threads,
         seed,
         max_playouts: Some(playouts),
         early_stop: false,
         reuse_tree: false,
+        playout,
         ..SearchConfig::default()
     };
     let mut p = MctsPlayer::new(cfg);

@@ -69,6 +69,22 @@ pub const SETTINGS: &[(&str, &str)] = &[
         "playouts: where the reply comes: first, after-tactics, after-shapes",
     ),
     (
+        "playout_gammas",
+        "playouts: learned 3x3 ratings in place of the shape replies (yes/no)",
+    ),
+    (
+        "gamma_rest",
+        "playouts with gammas: the random move's weight against the local gammas (>= 0)",
+    ),
+    (
+        "gamma_min",
+        "playouts with gammas: the least gamma of a local candidate (>= 0)",
+    ),
+    (
+        "gamma_shapes",
+        "playouts with gammas: only the hand-written shapes are candidates (yes/no)",
+    ),
+    (
         "resign_threshold",
         "win rate below which the search resigns (0..0.5)",
     ),
@@ -147,6 +163,10 @@ impl SearchConfig {
                     }
                 }
             }
+            "playout_gammas" => self.playout.gammas = yes_no(key, v)?,
+            "gamma_rest" => self.playout.gamma_rest = number(key, v, 0.0, 1e6)? as f32,
+            "gamma_min" => self.playout.gamma_min = number(key, v, 0.0, 1e6)? as f32,
+            "gamma_shapes" => self.playout.gamma_shapes = yes_no(key, v)?,
             "resign_threshold" => self.resign_threshold = number(key, v, 0.0, 0.5)?,
             _ => {
                 let keys: Vec<&str> = SETTINGS.iter().map(|s| s.0).collect();
@@ -170,7 +190,8 @@ mod tests {
         let value = |k: &str| match k {
             "priors" => "hand",
             "prior_hand" => "no",
-            "ladder_in_shapes" | "self_atari_reading" | "lgrf" => "yes",
+            "ladder_in_shapes" | "self_atari_reading" | "lgrf" | "playout_gammas"
+            | "gamma_shapes" => "yes",
             "lgrf_place" => "first",
             "ladder_budget" => "17",
             "expand_visits" => "5",

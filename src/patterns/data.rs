@@ -77,6 +77,14 @@ impl PatternTable {
         }
     }
 
+    /// Every feature of `family` with its gamma, in no particular order.
+    pub fn features(&self, family: Family) -> impl Iterator<Item = (u64, f32)> + '_ {
+        self.gammas
+            .iter()
+            .filter(move |((f, _), _)| *f == family)
+            .map(|(&(_, k), &g)| (k, g))
+    }
+
     /// The gamma of a feature, if the table has it.
     pub fn gamma(&self, family: Family, key: u64) -> Option<f32> {
         match family {

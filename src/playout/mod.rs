@@ -9,6 +9,8 @@
 //! - `tactics`: the policy's cheap reading (ladders for atari escapes,
 //!   snapback and nakade self-ataris, two-liberty tactics), all behind
 //!   [`PlayoutConfig`] knobs that are off by default.
+//! - [`gammas`]: learned 3x3 shape ratings in a dense table, for the
+//!   policy's local step when [`PlayoutConfig::gammas`] is on.
 //! - [`lgrf`]: last-good-reply with forgetting (LGRF-2): reply tables
 //!   learned from the playouts' winners, tried first in the policy.
 //! - [`random`]: the uniform draws both use ([`below`], [`random::chance`]).
@@ -18,6 +20,7 @@
 //! [`PriorConfig`] and calls in, never the reverse.
 
 pub mod bench;
+pub mod gammas;
 pub mod lgrf;
 pub mod policy;
 pub mod random;
