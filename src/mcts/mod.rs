@@ -72,7 +72,7 @@ pub struct SearchConfig {
     pub expand_visits: u32,
     /// Real visits at which real and AMAF statistics weigh the same (1000:
     /// against 3500 it won 58.4% of 280 9x9 games at 5,000 playouts, SPRT
-    /// 0/30 accepted; 20 of 39 19x19 games at 1,000).
+    /// 0/30 accepted; 20 of 41 19x19 games at 1,000).
     pub rave_equiv: f64,
     /// UCT exploration constant (0: rely on priors and RAVE).
     pub uct_c: f64,
