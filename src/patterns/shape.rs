@@ -91,17 +91,23 @@ fn state_at(board: &Board, me: Color, x: i32, y: i32) -> u8 {
 /// to move `me`: each cell's state, and for a stone next to `p` whether its
 /// chain has one liberty or two.
 pub fn shape3_raw(board: &Board, me: Color, p: Point) -> u32 {
+    raw_with(board, me, p, |q| match board.liberties(q) {
+        1 => 4,
+        2 => 8,
+        _ => 0,
+    })
+}
+
+/// The raw 3x3 code around `p`: each cell's state, with `bits(q)` added
+/// to the cell of each stone `q` next to `p`.
+#[inline]
+fn raw_with(board: &Board, me: Color, p: Point, bits: impl Fn(Point) -> u32) -> u32 {
     let (x, y) = (p.x() as i32, p.y() as i32);
     let mut code = 0u32;
     for (i, &(dx, dy)) in SQUARE.iter().enumerate() {
         let mut cell = state_at(board, me, x + dx, y + dy) as u32;
         if i < 4 && (cell == 1 || cell == 2) {
-            let q = Point::new((x + dx) as usize, (y + dy) as usize);
-            match board.liberties(q) {
-                1 => cell |= 4,
-                2 => cell |= 8,
-                _ => {}
-            }
+            cell |= bits(Point::new((x + dx) as usize, (y + dy) as usize));
         }
         code |= cell << cell_slot(i).0;
     }
@@ -211,19 +217,7 @@ pub fn shape3_with_moves(
 /// move marks). Constant time: the atari test reads the chain's liberty
 /// sums.
 pub fn shape3_atari_raw(board: &Board, me: Color, p: Point) -> u32 {
-    let (x, y) = (p.x() as i32, p.y() as i32);
-    let mut code = 0u32;
-    for (i, &(dx, dy)) in SQUARE.iter().enumerate() {
-        let mut cell = state_at(board, me, x + dx, y + dy) as u32;
-        if i < 4 && (cell == 1 || cell == 2) {
-            let q = Point::new((x + dx) as usize, (y + dy) as usize);
-            if board.in_atari(q) {
-                cell |= 4;
-            }
-        }
-        code |= cell << cell_slot(i).0;
-    }
-    code
+    raw_with(board, me, p, |q| if board.in_atari(q) { 4 } else { 0 })
 }
 
 /// The canonical form of [`shape3_atari_raw`]: the key of the playout
