@@ -833,6 +833,16 @@ mod tests {
     use super::*;
     use rand_xoshiro::rand_core::SeedableRng;
 
+    /// White D5 between black C5 and E5 on 7x7.
+    const HANE: &str = "
+            . . . . . . .
+            . . . . . . .
+            . . X O X . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .";
+
     fn at(b: &Board, v: &str) -> Point {
         b.test_point(v)
     }
@@ -840,17 +850,7 @@ mod tests {
     #[test]
     fn hane_shape_matches_in_every_orientation() {
         // White D5 between black C5 and E5: D4 is the enclosing hane.
-        let b = Board::from_diagram(
-            "
-            . . . . . . .
-            . . . . . . .
-            . . X O X . .
-            . . . . . . .
-            . . . . . . .
-            . . . . . . .
-            . . . . . . .",
-        )
-        .unwrap();
+        let b = Board::from_diagram(HANE).unwrap();
         assert!(is_shape(&b, at(&b, "D4")));
         assert!(!is_shape(&b, at(&b, "A1")));
         // Rotated a quarter turn and colours swapped.
@@ -1088,17 +1088,7 @@ mod tests {
     fn gammas_off_draws_what_the_shapes_draw() {
         // The knob off is the shape step: the same moves, seed for seed,
         // as a configuration whose gamma settings differ.
-        let b = Board::from_diagram(
-            "
-            . . . . . . .
-            . . . . . . .
-            . . X O X . .
-            . . . . . . .
-            . . . . . . .
-            . . . . . . .
-            . . . . . . .",
-        )
-        .unwrap();
+        let b = Board::from_diagram(HANE).unwrap();
         let last = at(&b, "D5");
         let off = PlayoutConfig::default();
         let tuned = PlayoutConfig {
