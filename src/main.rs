@@ -3,6 +3,32 @@
 use clap::{Args, Parser, Subcommand};
 use std::process::ExitCode;
 
+/// `println!` for what the reports write on standard output. A reader
+/// that stops early (`kosumi replay *.sgf | head`) closes the pipe, and
+/// `println!` would panic on the next line; `say!` ends the program
+/// quietly with success instead, as Unix tools do. Any other write error
+/// is reported and exits with 1.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// Writes and flushes `args` on standard output, ending the program as
+/// [`say!`] describes when that fails.
+fn write_stdout(args: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(args).and_then(|()| out.flush()) {
+        drop(out);
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("kosumi: standard output: {e}");
+        std::process::exit(1);
+    }
+}
+
 #[derive(Parser)]
 #[command(name = "kosumi", version, about = "Kosumi, a Go engine")]
 #[command(args_conflicts_with_subcommands = true)]
@@ -408,7 +434,7 @@ fn run_patterns(action: PatternsAction) -> ExitCode {
             };
             match patterns::eval_command(&games, holdout, t, &mut log) {
                 Ok(r) => {
-                    print!("{}", patterns::eval_text(&r));
+                    write_stdout(format_args!("{}", patterns::eval_text(&r)));
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
@@ -631,7 +657,7 @@ fn install_ctrlc() {
 /// Prints a run's summary (`json` or `text` as `--json` asks) and gives
 /// the exit status.
 fn print_summary(as_json: bool, json: String, text: String) -> ExitCode {
-    println!("{}", if as_json { json } else { text });
+    say!("{}", if as_json { json } else { text });
     finish_code()
 }
 
@@ -737,21 +763,26 @@ fn run_summarize(dirs: Vec<std::path::PathBuf>, json: bool) -> ExitCode {
     match kosumi::play::selfplay::summarize(&dirs) {
         Ok(m) => {
             if json {
-                println!("{}", m.json());
+                say!("{}", m.json());
             } else {
-                println!(
+                say!(
                     "tables {}  games present {} of {}  duplicates {}  torn rows {}",
-                    m.tables, m.present, m.expected, m.duplicates, m.torn
+                    m.tables,
+                    m.present,
+                    m.expected,
+                    m.duplicates,
+                    m.torn
                 );
                 if m.unrecorded > 0 || m.missing > 0 {
-                    println!(
+                    say!(
                         "records without a row {} (not counted; resume the run to replay them)  \
                          rows without a record {}",
-                        m.unrecorded, m.missing
+                        m.unrecorded,
+                        m.missing
                     );
                 }
-                println!("settings: {}", m.settings);
-                println!("{}", m.summary.text());
+                say!("settings: {}", m.settings);
+                say!("{}", m.summary.text());
             }
             ExitCode::SUCCESS
         }
@@ -987,9 +1018,9 @@ fn run_regress(a: RegressArgs) -> ExitCode {
     match result {
         Ok(results) => {
             if a.json {
-                println!("{}", regress::report::json(&results));
+                say!("{}", regress::report::json(&results));
             } else {
-                println!("{}", regress::report::text(&results));
+                say!("{}", regress::report::text(&results));
             }
             if STOP.load(std::sync::atomic::Ordering::SeqCst) {
                 ExitCode::from(130)
@@ -1071,7 +1102,7 @@ fn main() -> ExitCode {
                 playout,
             );
             let rates: Vec<String> = r.rates.iter().map(|x| format!("{x:.0}")).collect();
-            println!(
+            say!(
                 "search size={size} position={position} threads={threads} playouts={playouts} median_playouts_per_s={:.0} runs=[{}] nodes={}",
                 r.median(),
                 rates.join(","),
@@ -1086,7 +1117,7 @@ fn main() -> ExitCode {
             ..
         }) => {
             let r = kosumi::playout::bench(size as usize, playouts, seed);
-            println!("{}", r.line());
+            say!("{}", r.line());
             ExitCode::SUCCESS
         }
         Some(Command::Gtp(a)) => run_gtp(a),
@@ -1114,10 +1145,10 @@ fn main() -> ExitCode {
                     }
                 }
                 for (i, line) in rep.lines.iter().enumerate() {
-                    println!("{line}");
+                    say!("{line}");
                     if board {
                         if let Some(Some(b)) = rep.boards.get(i) {
-                            println!("{b}");
+                            say!("{b}");
                         }
                     }
                 }

@@ -86,3 +86,32 @@ fn bad_input_is_an_error_line_not_a_crash() {
     let (code, _, _) = replay(&[]);
     assert_eq!(code, 2);
 }
+
+/// A reader that stops early (`kosumi replay ... | head -1`) closes the
+/// pipe: the report ends quietly with success instead of panicking on the
+/// next line (it did, exit 101, before `say!`).
+#[test]
+fn a_closed_pipe_ends_the_report_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    // About 650 kB of report lines, far more than a pipe holds.
+    let files = vec![STATS; 5000];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kosumi"))
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("sgf-fixtures"))
+        .arg("replay")
+        .args(&files)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with(STATS), "{first}");
+    // The reader is dropped here, closing the pipe.
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}
