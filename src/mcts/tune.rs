@@ -65,6 +65,10 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ),
     ("lgrf", "playouts: last good reply with forgetting (yes/no)"),
     (
+        "capture_last2",
+        "playouts: capture chains left in atari next to the mover's previous move (yes/no)",
+    ),
+    (
         "lgrf_place",
         "playouts: where the reply comes: first, after-tactics, after-shapes",
     ),
@@ -150,6 +154,7 @@ impl SearchConfig {
             "ladder_in_shapes" => self.playout.ladder_in_shapes = yes_no(key, v)?,
             "self_atari_reading" => self.playout.self_atari_reading = yes_no(key, v)?,
             "two_lib_prob" => self.playout.two_lib_prob = number(key, v, 0.0, 1.0)?,
+            "capture_last2" => self.playout.capture_last2 = yes_no(key, v)?,
             "lgrf" => self.playout.lgrf = yes_no(key, v)?,
             "lgrf_place" => {
                 self.playout.lgrf_place = match v {
@@ -193,6 +198,8 @@ mod tests {
             "ladder_in_shapes" | "self_atari_reading" | "lgrf" | "playout_gammas"
             | "gamma_shapes" => "yes",
             "lgrf_place" => "first",
+            "capture_last2" if SearchConfig::default().playout.capture_last2 => "no",
+            "capture_last2" => "yes",
             "ladder_budget" => "17",
             "expand_visits" => "5",
             "prior_growth" => "0.5",
