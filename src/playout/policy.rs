@@ -192,6 +192,12 @@ pub struct PriorConfig {
     /// Prior wins for a third-line move (fourth too from 13x13) in an empty
     /// area.
     pub prior_empty_third: f32,
+    /// Ladder steps read before an atari escape gets
+    /// [`PriorConfig::prior_escape`]: an extension that a ladder captures
+    /// anyway ([`tactics::extension_is_ladder_dead`]) gets the losses of
+    /// [`PriorConfig::prior_self_atari`] instead. 0 reads nothing, and
+    /// every escape with two liberties gets the bonus.
+    pub escape_ladder_budget: u32,
 }
 
 impl Default for PriorConfig {
@@ -206,6 +212,7 @@ impl Default for PriorConfig {
             prior_near_last: [12.0, 6.0],
             prior_empty_low: 15.0,
             prior_empty_third: 10.0,
+            escape_ladder_budget: 0,
         }
     }
 }
@@ -815,7 +822,17 @@ pub fn prior(
     }
     let libs = b.liberties_after(c, p, 3);
     if escapes && libs >= 2 {
-        bonus(&mut pr, cfg.prior_escape);
+        let ladder_dead = cfg.escape_ladder_budget > 0
+            && p.neighbors().iter().any(|&s| {
+                b.get(s) == Some(c)
+                    && b.last_liberty(s) == Some(p)
+                    && tactics::extension_is_ladder_dead(b, c, s, cfg.escape_ladder_budget)
+            });
+        if ladder_dead {
+            pr.visits += cfg.prior_self_atari;
+        } else {
+            bonus(&mut pr, cfg.prior_escape);
+        }
     }
     if libs < 2 && captured == 0 {
         pr.visits += cfg.prior_self_atari;
@@ -993,6 +1010,47 @@ mod tests {
         let sa = prior(&b, Color::White, at(&b, "B5"), None, None, &cfg);
         let plain_w = prior(&b, Color::White, at(&b, "D3"), None, None, &cfg);
         assert!(sa.wins / sa.visits < plain_w.wins / plain_w.visits);
+    }
+
+    #[test]
+    fn a_ladder_dead_escape_gets_losses_in_the_prior() {
+        // Black E6 put White D6 in atari. In `ladder` the extension D5 runs
+        // into a ladder; in `open` (no Black E5) it reaches three liberties.
+        let ladder = Board::from_diagram(
+            "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . X . . . . .
+            . . X O X . . . .
+            . . . . X . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+        )
+        .unwrap();
+        let mut open = ladder.clone();
+        open.set(at(&ladder, "E5"), None).unwrap();
+        let (d5, e6) = (at(&ladder, "D5"), at(&ladder, "E6"));
+        let plain = PriorConfig::default();
+        let read = PriorConfig {
+            escape_ladder_budget: 20,
+            ..PriorConfig::default()
+        };
+        let before = prior(&ladder, Color::White, d5, Some(e6), None, &plain);
+        let after = prior(&ladder, Color::White, d5, Some(e6), None, &read);
+        // The escape bonus (wins) becomes the self-atari's losses.
+        assert_eq!(before.wins - after.wins, plain.prior_escape);
+        assert_eq!(
+            before.visits - after.visits,
+            plain.prior_escape - plain.prior_self_atari
+        );
+        assert!(after.wins / after.visits < before.wins / before.visits);
+        // An escape that gets away keeps its bonus.
+        assert_eq!(
+            prior(&open, Color::White, d5, Some(e6), None, &read),
+            prior(&open, Color::White, d5, Some(e6), None, &plain)
+        );
     }
 
     #[test]
