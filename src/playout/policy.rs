@@ -127,7 +127,9 @@ pub struct PlayoutConfig {
     /// next to the mover's own previous move: an atari the opponent left
     /// unanswered. Without it only the chains at or next to the last move
     /// are looked at, and an ignored atari lingers until a random move
-    /// happens on the liberty.
+    /// happens on the liberty. Off by default: against main (081bf17) on
+    /// 9x9 at 5,000 playouts it won 39 of 78 games (50.0%, SPRT 0/30
+    /// stopped undecided); it costs four neighbour reads per move.
     pub capture_last2: bool,
 }
 
@@ -196,7 +198,15 @@ pub struct PriorConfig {
     /// [`PriorConfig::prior_escape`]: an extension that a ladder captures
     /// anyway ([`tactics::extension_is_ladder_dead`]) gets the losses of
     /// [`PriorConfig::prior_self_atari`] instead. 0 reads nothing, and
-    /// every escape with two liberties gets the bonus.
+    /// every escape with two liberties gets the bonus. Off by default:
+    /// it stops the run of a dead ladder that lost a 9x9 game to GNU Go
+    /// (five extensions in a row, each chosen at 20,000 playouts), but
+    /// with 100 steps it won 24 of 58 9x9 games against main (081bf17)
+    /// at 5,000 playouts (41.4%, SPRT 0/30 stopped) and GNU Go's 19x19
+    /// move suites passed 218 tests against 229 (seeds 1 + 2, 5,000
+    /// playouts). The one-line reader follows neither counter-ataris
+    /// nor the defender's other escapes, so it may call a chain dead
+    /// that gets away.
     pub escape_ladder_budget: u32,
 }
 
