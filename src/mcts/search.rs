@@ -409,6 +409,7 @@ impl<'a> Search<'a> {
             b,
             c,
             last,
+            last2,
             &mut w.rng,
             &self.cfg.playout,
             &mut w.first_play,

@@ -63,7 +63,15 @@ pub const SETTINGS: &[(&str, &str)] = &[
         "two_lib_prob",
         "playouts: probability of the two-liberty replies (0..1)",
     ),
+    (
+        "prior_escape_ladder",
+        "hand prior: ladder steps read before an atari escape gets its bonus (0 off, at most 300)",
+    ),
     ("lgrf", "playouts: last good reply with forgetting (yes/no)"),
+    (
+        "capture_last2",
+        "playouts: capture chains left in atari next to the mover's previous move (yes/no)",
+    ),
     (
         "lgrf_place",
         "playouts: where the reply comes: first, after-tactics, after-shapes",
@@ -150,6 +158,8 @@ impl SearchConfig {
             "ladder_in_shapes" => self.playout.ladder_in_shapes = yes_no(key, v)?,
             "self_atari_reading" => self.playout.self_atari_reading = yes_no(key, v)?,
             "two_lib_prob" => self.playout.two_lib_prob = number(key, v, 0.0, 1.0)?,
+            "prior_escape_ladder" => self.prior.escape_ladder_budget = integer(key, v, 0, 300)?,
+            "capture_last2" => self.playout.capture_last2 = yes_no(key, v)?,
             "lgrf" => self.playout.lgrf = yes_no(key, v)?,
             "lgrf_place" => {
                 self.playout.lgrf_place = match v {
@@ -193,7 +203,9 @@ mod tests {
             "ladder_in_shapes" | "self_atari_reading" | "lgrf" | "playout_gammas"
             | "gamma_shapes" => "yes",
             "lgrf_place" => "first",
-            "ladder_budget" => "17",
+            "capture_last2" if SearchConfig::default().playout.capture_last2 => "no",
+            "capture_last2" => "yes",
+            "ladder_budget" | "prior_escape_ladder" => "17",
             "expand_visits" => "5",
             "prior_growth" => "0.5",
             "atari_prob" | "pattern_prob" | "self_atari_reject" | "two_lib_prob" => "0.31",
