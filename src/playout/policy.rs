@@ -914,6 +914,19 @@ mod tests {
             . . . . . . .
             . . . . . . .";
 
+    /// Black E6 has just put White D6 in atari; extending to D5 runs
+    /// into a ladder that Black wins.
+    const LADDER: &str = "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . X . . . . .
+            . . X O X . . . .
+            . . . . X . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .";
+
     fn at(b: &Board, v: &str) -> Point {
         b.test_point(v)
     }
@@ -1026,19 +1039,7 @@ mod tests {
     fn a_ladder_dead_escape_gets_losses_in_the_prior() {
         // Black E6 put White D6 in atari. In `ladder` the extension D5 runs
         // into a ladder; in `open` (no Black E5) it reaches three liberties.
-        let ladder = Board::from_diagram(
-            "
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . X . . . . .
-            . . X O X . . . .
-            . . . . X . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .",
-        )
-        .unwrap();
+        let ladder = Board::from_diagram(LADDER).unwrap();
         let mut open = ladder.clone();
         open.set(at(&ladder, "E5"), None).unwrap();
         let (d5, e6) = (at(&ladder, "D5"), at(&ladder, "E6"));
@@ -1127,19 +1128,7 @@ mod tests {
         };
         // Black E6 just put White D6 in atari; extending to D5 runs into a
         // ladder that Black wins, so White never plays D5 as a reply.
-        let ladder = Board::from_diagram(
-            "
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . X . . . . .
-            . . X O X . . . .
-            . . . . X . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .",
-        )
-        .unwrap();
+        let ladder = Board::from_diagram(LADDER).unwrap();
         let d5 = at(&ladder, "D5");
         let mut extended = 0;
         for seed in 0..200 {
