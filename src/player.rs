@@ -14,7 +14,8 @@ use crate::board::Board;
 use crate::clock::Clock;
 use crate::color::Color;
 use crate::game::Game;
-use crate::playout::{below, uniform_playout};
+use crate::playout::policy::playout;
+use crate::playout::{below, uniform_playout, PlayoutConfig};
 use crate::point::{Move, Point, ARRAY_LEN};
 use crate::score::point_owners;
 use rand_xoshiro::rand_core::SeedableRng;
@@ -300,6 +301,43 @@ impl Player for RandomPlayer {
 /// on-board point, row by row from the top, the mean over playouts of +1
 /// when the point ends Black's (stone or eye), -1 when White's, 0 otherwise.
 pub fn mc_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
+    mean_ownership(game, playouts, seed, |b, c, rng| {
+        uniform_playout(b, c, rng);
+    })
+}
+
+/// [`mc_ownership`] with the search's playout policy (default
+/// [`PlayoutConfig`]) instead of uniform moves. The policy never plays a
+/// self-atari of two stones or more, so chains in seki keep their shared
+/// liberties and end the playouts alive, where uniform playouts fill the
+/// liberties and call one side dead.
+pub fn policy_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
+    let cfg = PlayoutConfig::default();
+    let mut first_play = [0u8; ARRAY_LEN];
+    let mut owner = [0i8; ARRAY_LEN];
+    mean_ownership(game, playouts, seed, |b, c, rng| {
+        playout(
+            b,
+            c,
+            None,
+            None,
+            rng,
+            &cfg,
+            &mut first_play,
+            &mut owner,
+            None,
+        );
+    })
+}
+
+/// The mean final owner of every point over `playouts` runs of `play_out`
+/// from `game`'s position (side to move first).
+fn mean_ownership(
+    game: &Game,
+    playouts: usize,
+    seed: u64,
+    mut play_out: impl FnMut(&mut Board, Color, &mut Xoshiro256PlusPlus),
+) -> Vec<f32> {
     let start = game.board();
     let n = start.size();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -307,7 +345,7 @@ pub fn mc_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
     let mut own = [0i8; ARRAY_LEN];
     for _ in 0..playouts.max(1) {
         let mut b: Board = start.clone();
-        uniform_playout(&mut b, game.to_move(), &mut rng);
+        play_out(&mut b, game.to_move(), &mut rng);
         point_owners(&b, &mut own);
         for (i, p) in b.points().enumerate() {
             sum[i] += f32::from(own[p.index()]);

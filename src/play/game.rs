@@ -12,7 +12,7 @@ use crate::color::Color;
 use crate::endgame;
 use crate::game::{fixed_handicap_points, Game};
 use crate::komi::Komi;
-use crate::player::mc_ownership;
+use crate::player::policy_ownership;
 use crate::point::Move;
 use crate::rules::Rules;
 use crate::score::GameResult;
@@ -505,10 +505,13 @@ pub const COUNT_PLAYOUTS: usize = 200;
 
 /// The count of a finished game without a referee: [`endgame::count`] by
 /// the game's rules, with the chains that [`endgame::classify`] calls dead
-/// by [`mc_ownership`] ([`COUNT_PLAYOUTS`] uniform playouts, a fixed seed,
-/// so the same game always counts the same) removed.
+/// by [`policy_ownership`] ([`COUNT_PLAYOUTS`] playouts of the search's
+/// policy, a fixed seed, so the same game always counts the same)
+/// removed. The policy keeps sekis; uniform playouts, used until
+/// November 2026, called a seki dead and counted a game that GNU Go's
+/// `final_score` gives White by 3 as Black's by 22.
 pub fn count_finished(game: &Game) -> endgame::Count {
-    let own = mc_ownership(game, COUNT_PLAYOUTS, 1);
+    let own = policy_ownership(game, COUNT_PLAYOUTS, 1);
     let chains = endgame::classify(game.board(), &own);
     endgame::count(game, &chains)
 }

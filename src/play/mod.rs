@@ -8,7 +8,7 @@
 //! [`crate::player::GenmoveRequest`] with `cleanup` for our players) until
 //! two more passes, and the final board is counted by the rules' area or
 //! territory count with the chains [`crate::endgame`] calls dead (by a
-//! fixed-seed uniform-playout ownership) removed: [`count_finished`]. A
+//! fixed-seed ownership of the playout policy) removed: [`count_finished`]. A
 //! clean-up that changes nothing (two passes straight away) is taken back,
 //! so the record ends at the game's own two passes.
 //!
