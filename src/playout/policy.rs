@@ -1206,16 +1206,20 @@ mod tests {
             gamma_rest: 0.0,
             ..PlayoutConfig::default()
         };
+        // A move's offset from the last move.
+        let offset = |m: Point| {
+            (
+                m.x() as i32 - last.x() as i32,
+                m.y() as i32 - last.y() as i32,
+            )
+        };
         let mut counts = std::collections::HashMap::new();
         for seed in 0..400 {
             let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
             let mut bb = b.clone();
             let m = choose_move(&mut bb, Color::Black, Some(last), None, &mut rng, &cfg)
                 .expect("a move");
-            let (dx, dy) = (
-                m.x() as i32 - last.x() as i32,
-                m.y() as i32 - last.y() as i32,
-            );
+            let (dx, dy) = offset(m);
             assert!(dx.abs() <= 1 && dy.abs() <= 1, "seed {seed}: {m:?}");
             assert!(g.gamma(&b, Color::Black, m) >= cfg.gamma_min);
             assert!(b.liberties_after(Color::Black, m, 2) >= 2);
@@ -1245,10 +1249,7 @@ mod tests {
             let mut bb = b.clone();
             let m = choose_move(&mut bb, Color::Black, Some(last), None, &mut rng, &none)
                 .expect("a move");
-            let (dx, dy) = (
-                m.x() as i32 - last.x() as i32,
-                m.y() as i32 - last.y() as i32,
-            );
+            let (dx, dy) = offset(m);
             far += usize::from(dx.abs() > 1 || dy.abs() > 1);
         }
         assert!(far > 70, "{far}");
