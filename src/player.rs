@@ -301,8 +301,9 @@ impl Player for RandomPlayer {
 /// on-board point, row by row from the top, the mean over playouts of +1
 /// when the point ends Black's (stone or eye), -1 when White's, 0 otherwise.
 pub fn mc_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
-    mean_ownership(game, playouts, seed, |b, c, rng| {
+    mean_ownership(game, playouts, seed, |b, c, rng, own| {
         uniform_playout(b, c, rng);
+        point_owners(b, own);
     })
 }
 
@@ -314,29 +315,20 @@ pub fn mc_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
 pub fn policy_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
     let cfg = PlayoutConfig::default();
     let mut first_play = [0u8; ARRAY_LEN];
-    let mut owner = [0i8; ARRAY_LEN];
-    mean_ownership(game, playouts, seed, |b, c, rng| {
-        playout(
-            b,
-            c,
-            None,
-            None,
-            rng,
-            &cfg,
-            &mut first_play,
-            &mut owner,
-            None,
-        );
+    // The playout fills `own` with the final owners as it scores.
+    mean_ownership(game, playouts, seed, |b, c, rng, own| {
+        playout(b, c, None, None, rng, &cfg, &mut first_play, own, None);
     })
 }
 
 /// The mean final owner of every point over `playouts` runs of `play_out`
-/// from `game`'s position (side to move first).
+/// from `game`'s position (side to move first), which plays a copy of the
+/// board out and fills the owner of every point.
 fn mean_ownership(
     game: &Game,
     playouts: usize,
     seed: u64,
-    mut play_out: impl FnMut(&mut Board, Color, &mut Xoshiro256PlusPlus),
+    mut play_out: impl FnMut(&mut Board, Color, &mut Xoshiro256PlusPlus, &mut [i8; ARRAY_LEN]),
 ) -> Vec<f32> {
     let start = game.board();
     let n = start.size();
@@ -345,8 +337,7 @@ fn mean_ownership(
     let mut own = [0i8; ARRAY_LEN];
     for _ in 0..playouts.max(1) {
         let mut b: Board = start.clone();
-        play_out(&mut b, game.to_move(), &mut rng);
-        point_owners(&b, &mut own);
+        play_out(&mut b, game.to_move(), &mut rng, &mut own);
         for (i, p) in b.points().enumerate() {
             sum[i] += f32::from(own[p.index()]);
         }

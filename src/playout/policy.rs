@@ -508,7 +508,7 @@ fn shape_replies(b: &Board, c: Color, last: Point, cfg: &PlayoutConfig, out: &mu
             && is_shape(b, q)
             && playable(b, c, q)
             && b.liberties_after(c, q, 2) >= 2
-            && !(cfg.ladder_in_shapes && ladder_dead_extension(b, c, q, cfg))
+            && !(cfg.ladder_in_shapes && ladder_dead_extension(b, c, q, cfg.ladder_budget))
         {
             out.push(q);
         }
@@ -607,13 +607,14 @@ const AROUND: [isize; 8] = [
 ];
 
 /// Whether `c` on `q` extends an own chain in atari (`q` its last liberty)
-/// that a ladder captures anyway (with [`PlayoutConfig::ladder_budget`]).
-fn ladder_dead_extension(b: &Board, c: Color, q: Point, cfg: &PlayoutConfig) -> bool {
-    cfg.ladder_budget > 0
+/// that a ladder captures anyway, read with `budget` ladder steps (0 reads
+/// nothing: never).
+fn ladder_dead_extension(b: &Board, c: Color, q: Point, budget: u32) -> bool {
+    budget > 0
         && q.neighbors().iter().any(|&s| {
             b.get(s) == Some(c)
                 && b.last_liberty(s) == Some(q)
-                && tactics::extension_is_ladder_dead(b, c, s, cfg.ladder_budget)
+                && tactics::extension_is_ladder_dead(b, c, s, budget)
         })
 }
 
@@ -832,13 +833,7 @@ pub fn prior(
     }
     let libs = b.liberties_after(c, p, 3);
     if escapes && libs >= 2 {
-        let ladder_dead = cfg.escape_ladder_budget > 0
-            && p.neighbors().iter().any(|&s| {
-                b.get(s) == Some(c)
-                    && b.last_liberty(s) == Some(p)
-                    && tactics::extension_is_ladder_dead(b, c, s, cfg.escape_ladder_budget)
-            });
-        if ladder_dead {
+        if ladder_dead_extension(b, c, p, cfg.escape_ladder_budget) {
             pr.visits += cfg.prior_self_atari;
         } else {
             bonus(&mut pr, cfg.prior_escape);
