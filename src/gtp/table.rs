@@ -149,6 +149,7 @@ static COMMANDS: &[Command] = &[
         .starts_game()
         .on_clock(),
     c("reg_genmove", |e, r| e.genmove(r, false, false)),
+    c("restricted_genmove", play::cmd_restricted_genmove),
     c("loadsgf", sgf::cmd_loadsgf).ends_game(),
     c("printsgf", sgf::cmd_printsgf),
     c("undo", play::cmd_undo),

@@ -441,3 +441,54 @@ fn set_random_seed_makes_the_moves_a_function_of_the_seed() {
     fails(&mut e, "set_random_seed");
     fails(&mut e, "set_random_seed -1");
 }
+
+fn small_search() -> Engine {
+    let cfg = SearchConfig {
+        threads: 1,
+        max_playouts: Some(400),
+        ..SearchConfig::default()
+    };
+    Engine::with_search(Config::default(), MctsPlayer::new(cfg))
+}
+
+#[test]
+fn restricted_genmove_chooses_among_the_listed_vertices_and_plays_nothing() {
+    let mut e = small_search();
+    ok(&mut e, "boardsize 9");
+    // On an empty board the search's own choice is near the centre; the
+    // answer must still be one of the two corners.
+    for seed in ["1", "2", "3"] {
+        ok(&mut e, &format!("set_random_seed {seed}"));
+        let a = ok(&mut e, "restricted_genmove b A1 J9");
+        assert!(a == "A1" || a == "J9", "{a}");
+    }
+    assert_eq!(ok(&mut e, "list_stones b"), "");
+    // White E5 in atari: among the capture and a first-line point, the
+    // capture.
+    for mv in ["b d5", "b f5", "b e4", "w e5"] {
+        ok(&mut e, &format!("play {mv}"));
+    }
+    assert_eq!(ok(&mut e, "restricted_genmove b A9 E6"), "E6");
+    assert_eq!(ok(&mut e, "list_stones w"), "E5");
+    // One legal vertex among illegal ones: that one, without a search;
+    // none legal: a pass, as GNU Go answers.
+    assert_eq!(ok(&mut e, "restricted_genmove w D5 E6 e6"), "E6");
+    assert_eq!(ok(&mut e, "restricted_genmove w D5 F5"), "pass");
+}
+
+#[test]
+fn restricted_genmove_rejects_what_it_cannot_read() {
+    let mut e = small_search();
+    ok(&mut e, "boardsize 9");
+    fails(&mut e, "restricted_genmove b");
+    fails(&mut e, "restricted_genmove");
+    fails(&mut e, "restricted_genmove x A1");
+    fails(&mut e, "restricted_genmove b A1 pass");
+    fails(&mut e, "restricted_genmove b A1 Z99");
+    fails(&mut e, "restricted_genmove b I5");
+    // The random player has no search: the first legal vertex.
+    let mut r = Engine::with_random_player(Config::default());
+    ok(&mut r, "boardsize 9");
+    ok(&mut r, "play b a1");
+    assert_eq!(ok(&mut r, "restricted_genmove w A1 C3 D4"), "C3");
+}

@@ -6,8 +6,9 @@ use crate::endgame;
 use crate::gtp::args;
 use crate::gtp::engine::{CommandError, Engine};
 use crate::gtp::line::Request;
-use crate::player::{Decision, GenmoveRequest};
+use crate::player::{Decision, GenmoveRequest, MoveFilter};
 use crate::point::{parse_gtp_move, Move, Point, VertexError};
+use std::time::Duration;
 
 impl Engine {
     /// `genmove` (`play`: the move is played; `reg_genmove` does not) and
@@ -79,6 +80,72 @@ impl Engine {
         }
         d
     }
+}
+
+/// `restricted_genmove COLOR VERTEX...` (GNU Go's extension, used by its
+/// regression suites): the move the player would choose for `color` among
+/// the listed vertices, not played. The search runs as for `reg_genmove`
+/// with every other root move (the pass included) left out; a listed
+/// vertex that is not legal is dropped, and with none legal the answer is
+/// `PASS`, as GNU Go answers. A player without a search answers the first
+/// legal vertex.
+pub(crate) fn cmd_restricted_genmove(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
+    if r.args.len() < 2 {
+        return Err(args::ArgError::Usage("restricted_genmove COLOR VERTEX...").into());
+    }
+    let color = args::color(&r.args[0])?;
+    let size = e.game.size();
+    let mut allowed = Vec::with_capacity(r.args.len() - 1);
+    for a in &r.args[1..] {
+        match e.parse_vertex(a)? {
+            Move::Pass => {
+                return Err(args::ArgError::Usage("restricted_genmove COLOR VERTEX...").into())
+            }
+            mv => {
+                if e.game.is_legal(color, mv) && !allowed.contains(&mv) {
+                    allowed.push(mv);
+                }
+            }
+        }
+    }
+    let Some(&first) = allowed.first() else {
+        return Ok(Move::Pass.to_gtp(size));
+    };
+    if allowed.len() == 1 {
+        return Ok(first.to_gtp(size));
+    }
+    let mut filter = MoveFilter::default();
+    filter.allow_only(color, &allowed, 1);
+    let stop = e.stop.clone();
+    let Engine {
+        game,
+        player,
+        clock,
+        ..
+    } = &mut *e;
+    let Some(an) = player.analyzer() else {
+        return Ok(first.to_gtp(size));
+    };
+    let req = GenmoveRequest {
+        game,
+        color,
+        clock,
+        cleanup: false,
+        stop: Some(&stop),
+    };
+    // The most visited allowed move of the last snapshot stands in for a
+    // resignation (the search resigns the position, not the choice).
+    let mut best = first;
+    let decision = an.genmove_analyze(&req, Duration::from_millis(100), &filter, &mut |a| {
+        if let Some(c) = a.candidates.iter().find(|c| allowed.contains(&c.mv)) {
+            best = c.mv;
+        }
+    });
+    let mv = match decision {
+        Decision::Play(mv) if allowed.contains(&mv) => mv,
+        _ => best,
+    };
+    Ok(mv.to_gtp(size))
 }
 
 pub(crate) fn cmd_play(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
