@@ -214,7 +214,11 @@ pub struct PriorConfig {
     /// positions at most) before it gets [`PriorConfig::prior_escape`]:
     /// an escape the ladder catches gets neither the bonus nor a penalty
     /// (the pattern ratings already rate such an escape low). Off by
-    /// default.
+    /// default: against main (c97e4bc) it won 248 of 463 9x9 games at
+    /// 5,000 playouts (53.6%, 49.0-58.1; SPRT 0/30 undecided, stopped),
+    /// at the same time a move (0.075 s), while the 19x19 figures against
+    /// GNU Go were measured without it; the test that matters for
+    /// ladders is 19x19 against GNU Go.
     pub escape_read: bool,
 }
 
