@@ -67,6 +67,10 @@ pub const SETTINGS: &[(&str, &str)] = &[
         "prior_escape_ladder",
         "hand prior: ladder steps read before an atari escape gets its bonus (0 off, at most 300)",
     ),
+    (
+        "prior_escape_read",
+        "hand prior: no escape bonus for an escape the full ladder reader calls caught (yes/no)",
+    ),
     ("lgrf", "playouts: last good reply with forgetting (yes/no)"),
     (
         "capture_last2",
@@ -159,6 +163,7 @@ impl SearchConfig {
             "self_atari_reading" => self.playout.self_atari_reading = yes_no(key, v)?,
             "two_lib_prob" => self.playout.two_lib_prob = number(key, v, 0.0, 1.0)?,
             "prior_escape_ladder" => self.prior.escape_ladder_budget = integer(key, v, 0, 300)?,
+            "prior_escape_read" => self.prior.escape_read = yes_no(key, v)?,
             "capture_last2" => self.playout.capture_last2 = yes_no(key, v)?,
             "lgrf" => self.playout.lgrf = yes_no(key, v)?,
             "lgrf_place" => {
@@ -201,7 +206,7 @@ mod tests {
             "priors" => "hand",
             "prior_hand" => "no",
             "ladder_in_shapes" | "self_atari_reading" | "lgrf" | "playout_gammas"
-            | "gamma_shapes" => "yes",
+            | "gamma_shapes" | "prior_escape_read" => "yes",
             "lgrf_place" => "first",
             "capture_last2" if SearchConfig::default().playout.capture_last2 => "no",
             "capture_last2" => "yes",

@@ -208,6 +208,18 @@ pub struct PriorConfig {
     /// nor the defender's other escapes, so it may call a chain dead
     /// that gets away.
     pub escape_ladder_budget: u32,
+    /// Read every atari escape with the pattern features' full ladder
+    /// reader ([`crate::patterns::features::ladder_captured`], which
+    /// follows the defender's captures of the attacking stones, 300
+    /// positions at most) before it gets [`PriorConfig::prior_escape`]:
+    /// an escape the ladder catches gets neither the bonus nor a penalty
+    /// (the pattern ratings already rate such an escape low). Off by
+    /// default: against main (c97e4bc) it won 248 of 463 9x9 games at
+    /// 5,000 playouts (53.6%, 49.0-58.1; SPRT 0/30 undecided, stopped),
+    /// at the same time a move (0.075 s), while the 19x19 figures against
+    /// GNU Go were measured without it; the test that matters for
+    /// ladders is 19x19 against GNU Go.
+    pub escape_read: bool,
 }
 
 impl Default for PriorConfig {
@@ -223,6 +235,7 @@ impl Default for PriorConfig {
             prior_empty_low: 15.0,
             prior_empty_third: 10.0,
             escape_ladder_budget: 0,
+            escape_read: false,
         }
     }
 }
@@ -618,6 +631,22 @@ fn ladder_dead_extension(b: &Board, c: Color, q: Point, budget: u32) -> bool {
         })
 }
 
+/// Whether every chain of `c` that `q` would extend from atari is caught
+/// in a ladder by the features' full reader.
+fn escape_is_read_dead(b: &Board, c: Color, q: Point) -> bool {
+    let mut any = false;
+    for s in q.neighbors() {
+        if b.get(s) == Some(c) && b.last_liberty(s) == Some(q) {
+            let mut budget = crate::patterns::features::LADDER_BUDGET;
+            if !crate::patterns::features::ladder_captured(b, s, &mut budget) {
+                return false;
+            }
+            any = true;
+        }
+    }
+    any
+}
+
 /// Picks the playout move for `c`, or `None` to pass. `last` is the
 /// previous move and `last2` the one before (`c`'s own; their points,
 /// whether or not the stones are still there).
@@ -835,7 +864,7 @@ pub fn prior(
     if escapes && libs >= 2 {
         if ladder_dead_extension(b, c, p, cfg.escape_ladder_budget) {
             pr.visits += cfg.prior_self_atari;
-        } else {
+        } else if !(cfg.escape_read && escape_is_read_dead(b, c, p)) {
             bonus(&mut pr, cfg.prior_escape);
         }
     }
@@ -1028,6 +1057,27 @@ mod tests {
         let sa = prior(&b, Color::White, at(&b, "B5"), None, None, &cfg);
         let plain_w = prior(&b, Color::White, at(&b, "D3"), None, None, &cfg);
         assert!(sa.wins / sa.visits < plain_w.wins / plain_w.visits);
+    }
+
+    #[test]
+    fn a_read_dead_escape_loses_its_bonus_and_nothing_more() {
+        let ladder = Board::from_diagram(LADDER).unwrap();
+        let mut open = ladder.clone();
+        open.set(at(&ladder, "E5"), None).unwrap();
+        let (d5, e6) = (at(&ladder, "D5"), at(&ladder, "E6"));
+        let plain = PriorConfig::default();
+        let read = PriorConfig {
+            escape_read: true,
+            ..PriorConfig::default()
+        };
+        let before = prior(&ladder, Color::White, d5, Some(e6), None, &plain);
+        let after = prior(&ladder, Color::White, d5, Some(e6), None, &read);
+        assert_eq!(before.wins - after.wins, plain.prior_escape);
+        assert_eq!(before.visits - after.visits, plain.prior_escape);
+        assert_eq!(
+            prior(&open, Color::White, d5, Some(e6), None, &read),
+            prior(&open, Color::White, d5, Some(e6), None, &plain)
+        );
     }
 
     #[test]
