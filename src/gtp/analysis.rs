@@ -93,6 +93,32 @@ impl Engine {
         }
     }
 
+    /// `f` with the player's analyzer and a request to move for `color`
+    /// in the current position (no clean-up; the engine's stop flag), or
+    /// the error for a player without an analyzer.
+    pub(crate) fn with_analyzer<R>(
+        &mut self,
+        color: Color,
+        f: impl FnOnce(&mut dyn Analyzer, &GenmoveRequest<'_>) -> R,
+    ) -> Result<R, CommandError> {
+        let stop = self.stop.clone();
+        let Engine {
+            game,
+            player,
+            clock,
+            ..
+        } = self;
+        let an = analyzer(player.as_mut())?;
+        let req = GenmoveRequest {
+            game,
+            color,
+            clock,
+            cleanup: false,
+            stop: Some(&stop),
+        };
+        Ok(f(an, &req))
+    }
+
     /// Playouts of a one-shot analysis (`kosumi-pv`, `kosumi-candidates`).
     fn short_analysis(&mut self, color: Color) -> Result<Analysis, CommandError> {
         let playouts = Some(self.config.playouts.unwrap_or(1000));
@@ -215,22 +241,8 @@ pub(crate) fn stream_genmove_analyze(
     let stop = e.stop.clone();
     let size = e.game.size();
     let mut failed = None;
-    let decision = {
-        let Engine {
-            game,
-            player,
-            clock,
-            ..
-        } = &mut *e;
-        let an = analyzer(player.as_mut())?;
-        let req = GenmoveRequest {
-            game,
-            color,
-            clock,
-            cleanup: false,
-            stop: Some(&stop),
-        };
-        an.genmove_analyze(&req, opts.interval, &opts.filter, &mut |a| {
+    let decision = e.with_analyzer(color, |an, req| {
+        an.genmove_analyze(req, opts.interval, &opts.filter, &mut |a| {
             write_update(
                 out,
                 &mut failed,
@@ -238,7 +250,7 @@ pub(crate) fn stream_genmove_analyze(
                 info_line_with(a, size, dialect, &opts.show),
             )
         })
-    };
+    })?;
     let decision = e.checked(color, decision);
     let text = match decision {
         Decision::Resign => "resign".to_string(),

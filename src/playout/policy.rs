@@ -1059,42 +1059,47 @@ mod tests {
         assert!(sa.wins / sa.visits < plain_w.wins / plain_w.visits);
     }
 
-    #[test]
-    fn a_read_dead_escape_loses_its_bonus_and_nothing_more() {
+    /// White's escape D5 in [`LADDER`] (Black E6 put White D6 in atari;
+    /// D5 runs into a ladder) and in the same position without Black E5
+    /// (D5 reaches three liberties): the priors under the default and
+    /// under `read`, as (ladder default, ladder `read`, open default,
+    /// open `read`).
+    fn escape_priors(read: &PriorConfig) -> (Prior, Prior, Prior, Prior) {
         let ladder = Board::from_diagram(LADDER).unwrap();
         let mut open = ladder.clone();
         open.set(at(&ladder, "E5"), None).unwrap();
         let (d5, e6) = (at(&ladder, "D5"), at(&ladder, "E6"));
+        let plain = PriorConfig::default();
+        let w = Color::White;
+        (
+            prior(&ladder, w, d5, Some(e6), None, &plain),
+            prior(&ladder, w, d5, Some(e6), None, read),
+            prior(&open, w, d5, Some(e6), None, &plain),
+            prior(&open, w, d5, Some(e6), None, read),
+        )
+    }
+
+    #[test]
+    fn a_read_dead_escape_loses_its_bonus_and_nothing_more() {
         let plain = PriorConfig::default();
         let read = PriorConfig {
             escape_read: true,
             ..PriorConfig::default()
         };
-        let before = prior(&ladder, Color::White, d5, Some(e6), None, &plain);
-        let after = prior(&ladder, Color::White, d5, Some(e6), None, &read);
+        let (before, after, open_plain, open_read) = escape_priors(&read);
         assert_eq!(before.wins - after.wins, plain.prior_escape);
         assert_eq!(before.visits - after.visits, plain.prior_escape);
-        assert_eq!(
-            prior(&open, Color::White, d5, Some(e6), None, &read),
-            prior(&open, Color::White, d5, Some(e6), None, &plain)
-        );
+        assert_eq!(open_read, open_plain);
     }
 
     #[test]
     fn a_ladder_dead_escape_gets_losses_in_the_prior() {
-        // Black E6 put White D6 in atari. In `ladder` the extension D5 runs
-        // into a ladder; in `open` (no Black E5) it reaches three liberties.
-        let ladder = Board::from_diagram(LADDER).unwrap();
-        let mut open = ladder.clone();
-        open.set(at(&ladder, "E5"), None).unwrap();
-        let (d5, e6) = (at(&ladder, "D5"), at(&ladder, "E6"));
         let plain = PriorConfig::default();
         let read = PriorConfig {
             escape_ladder_budget: 20,
             ..PriorConfig::default()
         };
-        let before = prior(&ladder, Color::White, d5, Some(e6), None, &plain);
-        let after = prior(&ladder, Color::White, d5, Some(e6), None, &read);
+        let (before, after, open_plain, open_read) = escape_priors(&read);
         // The escape bonus (wins) becomes the self-atari's losses.
         assert_eq!(before.wins - after.wins, plain.prior_escape);
         assert_eq!(
@@ -1103,10 +1108,7 @@ mod tests {
         );
         assert!(after.wins / after.visits < before.wins / before.visits);
         // An escape that gets away keeps its bonus.
-        assert_eq!(
-            prior(&open, Color::White, d5, Some(e6), None, &read),
-            prior(&open, Color::White, d5, Some(e6), None, &plain)
-        );
+        assert_eq!(open_read, open_plain);
     }
 
     #[test]

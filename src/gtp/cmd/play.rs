@@ -116,31 +116,20 @@ pub(crate) fn cmd_restricted_genmove(e: &mut Engine, r: &Request) -> Result<Stri
     }
     let mut filter = MoveFilter::default();
     filter.allow_only(color, &allowed, 1);
-    let stop = e.stop.clone();
-    let Engine {
-        game,
-        player,
-        clock,
-        ..
-    } = &mut *e;
-    let Some(an) = player.analyzer() else {
-        return Ok(first.to_gtp(size));
-    };
-    let req = GenmoveRequest {
-        game,
-        color,
-        clock,
-        cleanup: false,
-        stop: Some(&stop),
-    };
     // The most visited allowed move of the last snapshot stands in for a
     // resignation (the search resigns the position, not the choice).
     let mut best = first;
-    let decision = an.genmove_analyze(&req, Duration::from_millis(100), &filter, &mut |a| {
-        if let Some(c) = a.candidates.iter().find(|c| allowed.contains(&c.mv)) {
-            best = c.mv;
-        }
-    });
+    let decision = match e.with_analyzer(color, |an, req| {
+        an.genmove_analyze(req, Duration::from_millis(100), &filter, &mut |a| {
+            if let Some(c) = a.candidates.iter().find(|c| allowed.contains(&c.mv)) {
+                best = c.mv;
+            }
+        })
+    }) {
+        Ok(d) => d,
+        Err(CommandError::NoAnalyzer) => return Ok(first.to_gtp(size)),
+        Err(err) => return Err(err),
+    };
     let mv = match decision {
         Decision::Play(mv) if allowed.contains(&mv) => mv,
         _ => best,
