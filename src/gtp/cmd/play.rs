@@ -87,8 +87,8 @@ impl Engine {
 /// the listed vertices, not played. The search runs as for `reg_genmove`
 /// with every other root move (the pass included) left out; a listed
 /// vertex that is not legal is dropped, and with none legal the answer is
-/// `PASS`, as GNU Go answers. A player without a search answers the first
-/// legal vertex.
+/// a pass (`pass`; GNU Go prints `PASS`). A player without a search
+/// answers the first legal vertex.
 pub(crate) fn cmd_restricted_genmove(e: &mut Engine, r: &Request) -> Result<String, CommandError> {
     if r.args.len() < 2 {
         return Err(args::ArgError::Usage("restricted_genmove COLOR VERTEX...").into());
