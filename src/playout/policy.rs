@@ -87,8 +87,13 @@ pub struct PlayoutConfig {
     /// Probability of looking for two-liberty tactics after the last move
     /// (when no atari tactic applies): ataris that capture an opposing
     /// chain of two liberties, extensions that give an own chain of two
-    /// liberties more. Off (0) by default: at 0.5 the search ran about
-    /// half again slower on 9x9 and no match has measured it yet.
+    /// liberties more. Off (0) by default. At 0.5 the search runs about a
+    /// fifth slower on 9x9, and no match has shown it stronger: against
+    /// c97e4bc at 5,000 playouts it won 108.5 of 218 games (49.8%) at equal
+    /// playouts and 93.5 of 196 (47.7%) at equal time (6,000 playouts for
+    /// the default); against GNU Go level 10 at 20,000 playouts it won
+    /// 190.5 of 200 (95.2%), where the default won 140.5 of 150 (93.7%) on
+    /// the same seeds. The intervals overlap.
     pub two_lib_prob: f64,
     /// Last-good-reply with forgetting (LGRF-2, [`super::lgrf`]): each
     /// search thread learns replies from its playouts' winners and plays
