@@ -78,7 +78,10 @@ pub struct PlayoutConfig {
     /// extends a ladder-dead chain is skipped). Off by default: together
     /// with `self_atari_reading` it won 58.6% of 76 9x9 games at equal
     /// playouts but made the search about a third slower, and won 45.5% of
-    /// 56 at equal time.
+    /// 56 at equal time. With `ladder_budget` 20 and `self_atari_reading`,
+    /// against GNU Go level 10 on 9x9 at 20,000 playouts (c97e4bc, seeds
+    /// 6700 and 6800) it won 193 of 200 games (96.5%, 93.0-98.3%) at 0.33 s
+    /// a move, where the default won 140.5 of 150 (93.7%) on the same seeds.
     pub ladder_in_shapes: bool,
     /// Let the random move play a self-atari that reading calls good (a
     /// snapback, a nakade) whatever its size; other self-ataris of two
