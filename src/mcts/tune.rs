@@ -205,8 +205,8 @@ mod tests {
         let value = |k: &str| match k {
             "priors" => "hand",
             "prior_hand" => "no",
-            "ladder_in_shapes" | "self_atari_reading" | "lgrf" | "playout_gammas"
-            | "gamma_shapes" | "prior_escape_read" => "yes",
+            "ladder_in_shapes" | "self_atari_reading" => "no",
+            "lgrf" | "playout_gammas" | "gamma_shapes" | "prior_escape_read" => "yes",
             "lgrf_place" => "first",
             "capture_last2" if SearchConfig::default().playout.capture_last2 => "no",
             "capture_last2" => "yes",

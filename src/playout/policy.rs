@@ -69,23 +69,27 @@ pub struct PlayoutConfig {
     /// comparison).
     pub uniform_playouts: bool,
     /// Ladder steps read for the ladder check of an atari escape (an extension
-    /// that a ladder captures anyway is not played); 0 turns it off. Off by
-    /// default: 20 steps won 52.9% of 85 9x9 games at equal playouts and
-    /// 50.5% of 281 at equal time (it does not pay), and it changes the
-    /// ownership of the endgame tests' position (`tests/gtp/endgame.rs`).
+    /// that a ladder captures anyway is not played); 0 turns it off. 20 by
+    /// default, with [`PlayoutConfig::ladder_in_shapes`] and
+    /// [`PlayoutConfig::self_atari_reading`] (see there). Alone (round 2,
+    /// before the pattern priors) 20 steps won 52.9% of 85 9x9 games at
+    /// equal playouts and 50.5% of 281 at equal time.
     pub ladder_budget: u32,
     /// Apply the ladder check to the shape replies too (a shape move that
-    /// extends a ladder-dead chain is skipped). Off by default: together
-    /// with `self_atari_reading` it won 58.6% of 76 9x9 games at equal
-    /// playouts but made the search about a third slower, and won 45.5% of
-    /// 56 at equal time. With `ladder_budget` 20 and `self_atari_reading`,
-    /// against GNU Go level 10 on 9x9 at 20,000 playouts (c97e4bc, seeds
-    /// 6700 and 6800) it won 193 of 200 games (96.5%, 93.0-98.3%) at 0.33 s
-    /// a move, where the default won 140.5 of 150 (93.7%) on the same seeds.
+    /// extends a ladder-dead chain is skipped). On by default, with
+    /// `ladder_budget` 20 and `self_atari_reading`, since November 2026:
+    /// against c97e4bc (all three off) at equal time (0.1 s a move, 9x9) the
+    /// three won 56.7% of 365 games (51.6-61.7%); against GNU Go level 10
+    /// on 9x9 at 20,000 playouts (seeds 6700 and 6800) they won 193 of 200
+    /// (96.5%, 93.0-98.3%) at 0.33 s a move, where c97e4bc won 140.5 of 150
+    /// (93.7%) on the same seeds. They cost about a third more time per
+    /// playout. Earlier (round 2, before the pattern priors and the RAVE
+    /// retuning) they won 58.6% of 76 at equal playouts and 45.5% of 56 at
+    /// equal time.
     pub ladder_in_shapes: bool,
     /// Let the random move play a self-atari that reading calls good (a
     /// snapback, a nakade) whatever its size; other self-ataris of two
-    /// stones or more stay refused. Off by default (see `ladder_in_shapes`).
+    /// stones or more stay refused. On by default (see `ladder_in_shapes`).
     pub self_atari_reading: bool,
     /// Probability of looking for two-liberty tactics after the last move
     /// (when no atari tactic applies): ataris that capture an opposing
@@ -162,9 +166,9 @@ impl Default for PlayoutConfig {
             self_atari_reject: 0.7,
             playout_length: 3,
             uniform_playouts: false,
-            ladder_budget: 0,
-            ladder_in_shapes: false,
-            self_atari_reading: false,
+            ladder_budget: 20,
+            ladder_in_shapes: true,
+            self_atari_reading: true,
             two_lib_prob: 0.0,
             lgrf: false,
             lgrf_place: LgrfPlace::AfterShapes,
