@@ -82,8 +82,10 @@ pub struct PlayoutConfig {
     /// three won 56.7% of 365 games (51.6-61.7%); against GNU Go level 10
     /// on 9x9 at 20,000 playouts (seeds 6700 and 6800) they won 193 of 200
     /// (96.5%, 93.0-98.3%) at 0.33 s a move, where c97e4bc won 140.5 of 150
-    /// (93.7%) on the same seeds. They cost about a quarter more time per
-    /// move at equal playouts (0.33 s against c97e4bc's 0.26 s). Earlier (round 2, before the pattern priors and the RAVE
+    /// (93.7%) on the same seeds. The search runs 0.79 (empty 9x9 board)
+    /// to 0.82 (middle position) times c97e4bc's playouts a second
+    /// (`kosumi bench --search --size 9`, medians of interleaved rounds).
+    /// Earlier (round 2, before the pattern priors and the RAVE
     /// retuning) they won 58.6% of 76 at equal playouts and 45.5% of 56 at
     /// equal time.
     pub ladder_in_shapes: bool,
