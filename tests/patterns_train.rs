@@ -25,7 +25,7 @@ fn options(iterations: usize) -> TrainOptions {
         min_count: 1,
         without: Vec::new(),
         prior: 1.0,
-        header: vec!["kosumi patterns, features v1".into(), "test".into()],
+        header: vec!["kosumi patterns, features v2".into(), "test".into()],
         playout_shapes: false,
     }
 }
@@ -133,7 +133,7 @@ fn cli_train_then_eval() {
         String::from_utf8_lossy(&st.stderr)
     );
     let text = std::fs::read_to_string(&out).expect("table");
-    assert!(text.starts_with("# kosumi patterns, features v1\n"));
+    assert!(text.starts_with("# kosumi patterns, features v2\n"));
     assert!(text.contains("# command: kosumi patterns train --games"));
     let table = PatternTable::parse(&text).expect("parse");
     assert!(table.count(Family::Shape3) > 50);

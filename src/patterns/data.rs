@@ -4,7 +4,7 @@
 //! (in [`FAMILIES`] order) and key:
 //!
 //! ```text
-//! # kosumi patterns, features v1
+//! # kosumi patterns, features v2
 //! # command: kosumi patterns train --games ... --out data/patterns.tsv
 //! # ...more comment lines...
 //! capture\t0\t3.12345e1
@@ -21,8 +21,11 @@ use fxhash::FxHashMap;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-/// The feature version a table must declare in its first line.
-pub const FEATURE_VERSION: &str = "features v1";
+/// The feature version a table must declare in its first line. v2
+/// (November 2026) keys `dist-prev2` jointly with the distance to the
+/// previous move and adds the `save` family: a v1 table's `dist-prev2`
+/// keys would mean other moves, so it is refused, not misread.
+pub const FEATURE_VERSION: &str = "features v2";
 
 /// The built-in table, trained by `kosumi patterns train` (see its header).
 const BUILTIN: &str = include_str!("../../data/patterns.tsv");
@@ -44,7 +47,7 @@ pub struct PatternTable {
 
 /// Keys below this of the families other than 3x3 shapes and large
 /// patterns go in [`PatternTable`]'s flat array.
-const SMALL_KEYS: u64 = 128;
+const SMALL_KEYS: u64 = 512;
 
 impl PatternTable {
     /// An empty table (every gamma 1).

@@ -29,7 +29,9 @@ pub enum Family {
     /// Distance to the previous move, `dx + dy + max(dx, dy)`: 2..=16, and
     /// 17 for 17 or more.
     DistPrev = 5,
-    /// The same distance to the move before the previous one.
+    /// The same distance to the move before the previous one, plus 32
+    /// times the distance to the previous move capped at 9 (0 after a
+    /// pass): keyed jointly ([`dist_prev2_key`]).
     DistPrev2 = 6,
     /// The lines from the nearest edge and from the nearest edge across:
     /// `10 * near + far`, each 1..=7 (7 for the seventh line or higher), so
@@ -50,10 +52,14 @@ pub enum Family {
     /// The largest pattern (of [`shape::PATTERN_SIZES`]) the table knows
     /// ([`shape::large_patterns`]).
     Large = 11,
+    /// Extends a chain of ours with two liberties: 1 when the previous
+    /// move touches that chain, plus 2 when the move leaves it two
+    /// liberties or fewer, plus 4 when it has two stones or more.
+    Save = 12,
 }
 
 /// Every family, in table order.
-pub const FAMILIES: [Family; 12] = [
+pub const FAMILIES: [Family; 13] = [
     Family::Pass,
     Family::Capture,
     Family::Escape,
@@ -66,6 +72,7 @@ pub const FAMILIES: [Family; 12] = [
     Family::Press,
     Family::Shape3,
     Family::Large,
+    Family::Save,
 ];
 
 /// Number of families.
@@ -87,6 +94,7 @@ impl Family {
             Family::Press => "press",
             Family::Shape3 => "shape3",
             Family::Large => "large",
+            Family::Save => "save",
         }
     }
 
@@ -208,9 +216,6 @@ pub fn extract(pos: &Position, mv: Move) -> MoveFeatures {
     if let Some(Move::Play(q)) = pos.last {
         f.set(Family::DistPrev, distance(p, q));
     }
-    if let Some(Move::Play(q)) = pos.last2 {
-        f.set(Family::DistPrev2, distance(p, q));
-    }
     let last = match pos.last {
         Some(Move::Play(q)) => Some(q),
         _ => None,
@@ -219,6 +224,9 @@ pub fn extract(pos: &Position, mv: Move) -> MoveFeatures {
         Some(Move::Play(q)) => Some(q),
         _ => None,
     };
+    if let Some(q) = last2 {
+        f.set(Family::DistPrev2, dist_prev2_key(p, q, last));
+    }
     f.set(
         Family::Shape3,
         shape::shape3_with_moves(b, me, p, last, last2),
@@ -239,6 +247,9 @@ pub fn extract(pos: &Position, mv: Move) -> MoveFeatures {
     f.set(Family::Libs, (libs + 10 * joins.min(2)) as u32);
     if let Some(v) = press_level(b, me, p, last) {
         f.set(Family::Press, v);
+    }
+    if let Some(v) = save_level(b, me, p, last, libs) {
+        f.set(Family::Save, v);
     }
     if captures.is_none() {
         if let Some(size) = self_atari_size(b, me, p) {
@@ -262,6 +273,42 @@ fn neighbour_chains(b: &Board, c: Color, p: Point) -> ([Point; 4], usize) {
         }
     }
     (roots, k)
+}
+
+/// The [`Family::DistPrev2`] key of a move on `p`: the distance to the
+/// second previous move `q`, and to the previous move `last` (capped at
+/// 9; 0 after a pass) times 32. Jointly, because a move far from the
+/// previous one and near the one before it (a reply to a tenuki) is
+/// another story than one near both.
+pub(super) fn dist_prev2_key(p: Point, q: Point, last: Option<Point>) -> u32 {
+    let d1 = last.map_or(0, |r| distance(p, r).min(9));
+    distance(p, q) + 32 * d1
+}
+
+/// The [`Family::Save`] value of a stone of `me` on `p` that leaves its
+/// chain `libs` liberties: the largest [`save_key`] over the chains of
+/// ours next to `p` with two liberties.
+fn save_level(b: &Board, me: Color, p: Point, last: Option<Point>, libs: usize) -> Option<u32> {
+    let (roots, k) = neighbour_chains(b, me, p);
+    roots[..k]
+        .iter()
+        .filter(|&&r| b.liberties(r) == 2)
+        .map(|&r| save_key(b, me, r, last, libs))
+        .max()
+}
+
+/// The [`Family::Save`] key of a move that extends the chain of `me` at
+/// `r` (which has two liberties) and leaves `libs` liberties: 1 when the
+/// previous move `last` touches the chain, plus 2 when the move leaves
+/// two liberties or fewer, plus 4 when the chain has two stones or more.
+pub(super) fn save_key(b: &Board, me: Color, r: Point, last: Option<Point>, libs: usize) -> u32 {
+    let r = b.chain_root(r);
+    let touched = last.is_some_and(|q| {
+        q.neighbors()
+            .into_iter()
+            .any(|n| b.on_board(n) && b.get(n) == Some(me) && b.chain_root(n) == r)
+    });
+    u32::from(touched) + if libs <= 2 { 2 } else { 0 } + if b.chain_len(r) >= 2 { 4 } else { 0 }
 }
 
 /// How many distinct chains of `c` are next to `p`.
@@ -706,6 +753,57 @@ mod tests {
     }
 
     #[test]
+    fn save_levels() {
+        // Black B4-C4 has two liberties, B3 and C5.
+        let d = "
+            . O . . .
+            O X X O .
+            . . O . .
+            . . . . .
+            . . . . O
+        ";
+        // B3 leaves three liberties: 4 for the two stones.
+        assert_eq!(
+            features(d, Color::Black, None, "B3").get(Family::Save),
+            Some(4)
+        );
+        // ... plus 1 when the previous move (C3) touches the chain.
+        assert_eq!(
+            features(d, Color::Black, Some("C3"), "B3").get(Family::Save),
+            Some(5)
+        );
+        // C5 leaves two: 2 more; B5 touches B4 as the previous move.
+        assert_eq!(
+            features(d, Color::Black, None, "C5").get(Family::Save),
+            Some(6)
+        );
+        assert_eq!(
+            features(d, Color::Black, Some("B5"), "C5").get(Family::Save),
+            Some(7)
+        );
+        // A previous move elsewhere does not count.
+        assert_eq!(
+            features(d, Color::Black, Some("E1"), "C5").get(Family::Save),
+            Some(6)
+        );
+        // A move that touches no chain of ours with two liberties.
+        assert_eq!(
+            features(d, Color::Black, None, "D2").get(Family::Save),
+            None
+        );
+        // A single stone with two liberties: B1 extends A1 to three.
+        let d = "
+            . . .
+            . . .
+            X . .
+        ";
+        assert_eq!(
+            features(d, Color::Black, None, "B1").get(Family::Save),
+            Some(0)
+        );
+    }
+
+    #[test]
     fn distances_edge_and_pass() {
         let b = Board::new(9).expect("size");
         let p = Point::new(2, 3);
@@ -717,7 +815,8 @@ mod tests {
         };
         let f = extract(&position, Move::Play(p));
         assert_eq!(f.get(Family::DistPrev), Some(2));
-        assert_eq!(f.get(Family::DistPrev2), Some(17));
+        // Keyed jointly with the distance to the previous move (2).
+        assert_eq!(f.get(Family::DistPrev2), Some(17 + 32 * 2));
         assert_eq!(f.get(Family::Edge), Some(34));
         assert!(f.get(Family::Shape3).is_some());
         let f = extract(&position, Move::Pass);
@@ -728,5 +827,9 @@ mod tests {
             ..position
         };
         assert_eq!(extract(&after_pass, Move::Pass).get(Family::Pass), Some(1));
+        // After a pass the second previous move's distance stands alone.
+        let f = extract(&after_pass, Move::Play(p));
+        assert_eq!(f.get(Family::DistPrev), None);
+        assert_eq!(f.get(Family::DistPrev2), Some(17));
     }
 }

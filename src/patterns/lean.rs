@@ -21,9 +21,9 @@
 //! positions with ataris, ladders and captures.
 
 use super::features::{
-    Family, MoveFeatures, Position, ATARI_KO, ATARI_LADDER, ATARI_OTHER, CAPTURE_BIG,
-    CAPTURE_COUNTER, CAPTURE_LAST, CAPTURE_ONE, CAPTURE_SAVES, ESCAPE_NEW, ESCAPE_NEW_LADDER,
-    ESCAPE_OLD, ESCAPE_OLD_LADDER, LADDER_BUDGET,
+    dist_prev2_key, save_key, Family, MoveFeatures, Position, ATARI_KO, ATARI_LADDER, ATARI_OTHER,
+    CAPTURE_BIG, CAPTURE_COUNTER, CAPTURE_LAST, CAPTURE_ONE, CAPTURE_SAVES, ESCAPE_NEW,
+    ESCAPE_NEW_LADDER, ESCAPE_OLD, ESCAPE_OLD_LADDER, LADDER_BUDGET,
 };
 use super::shape::{self, StateGrid};
 use super::PatternTable;
@@ -135,7 +135,7 @@ impl Scanner {
             set(&mut f, Family::DistPrev, distance(p, q));
         }
         if let Some(q) = last2 {
-            set(&mut f, Family::DistPrev2, distance(p, q));
+            set(&mut f, Family::DistPrev2, dist_prev2_key(p, q, last));
         }
         let raw = self.shape3_raw(b, me, p)
             | shape::square_marker(p, last) << shape::SHAPE3_BITS
@@ -162,6 +162,14 @@ impl Scanner {
         set(&mut f, Family::Libs, (libs + 10 * joins.min(2)) as u32);
         if let Some(v) = self.press_level(b, me, theirs, last) {
             set(&mut f, Family::Press, v);
+        }
+        let save = own
+            .iter()
+            .filter(|&&r| self.liberties(b, r) == 2)
+            .map(|&r| save_key(b, me, r, last, libs))
+            .max();
+        if let Some(v) = save {
+            set(&mut f, Family::Save, v);
         }
         if captures.is_none() {
             if let Some(size) = self.self_atari_size(b, p, own) {

@@ -7,7 +7,8 @@
 //! - [`features`]: the features of a candidate move (pass, capture, atari
 //!   escape with a ladder reader, atari, self-atari, distances to the two
 //!   previous moves, the lines from the edges, liberties after the move,
-//!   pressure on neighbouring chains, the shapes).
+//!   pressure on neighbouring chains, extending a chain of ours that has
+//!   two liberties, the shapes).
 //! - [`lean`]: the same features for every candidate of one position at
 //!   once, the work per position shared (the search's priors).
 //! - [`mm`]: the minorization-maximization fit.
@@ -594,10 +595,10 @@ pub fn evaluate(records: &[Record], table: &PatternTable) -> EvalResult {
 pub fn eval_text(result: &EvalResult) -> String {
     let mut s = String::new();
     let pct = |x: f64, n: usize| 100.0 * x / n.max(1) as f64;
-    s.push_str("size  positions  top-1   top-5   mean log-likelihood\n");
+    s.push_str("size  positions   top-1    top-5   mean log-likelihood\n");
     for (size, st) in result {
         s.push_str(&format!(
-            "{size:>4}  {:>9}  {:>5.1}%  {:>5.1}%  {:.3}\n",
+            "{size:>4}  {:>9}  {:>6.2}%  {:>6.2}%  {:.4}\n",
             st.positions,
             pct(st.top1[0], st.positions),
             pct(st.top5[0], st.positions),
