@@ -575,3 +575,65 @@ fn dynamic_komi_keeps_white_playing_a_handicap_game() {
         "{with:?}"
     );
 }
+
+/// A root move of a made-up analysis for [`cleanup_choice`].
+fn cand(mv: Move, visits: u32, winrate: f32) -> kosumi::mcts::CandidateInfo {
+    kosumi::mcts::CandidateInfo {
+        mv,
+        visits,
+        winrate,
+        prior: 0.0,
+        lcb: 0.0,
+        order: 0,
+        pv: vec![mv],
+        pv_visits: vec![visits],
+        score_lead: 0.0,
+        score_stdev: 0.0,
+    }
+}
+
+#[test]
+fn cleanup_choice_plays_the_urgent_move_and_otherwise_cleans_up() {
+    use kosumi::mcts::{cleanup_choice, CLEANUP_MIN_VISITS, CLEANUP_URGENCY};
+    let game = Game::new(9, Rules::default(), kosumi::Komi::new(7.0).unwrap()).unwrap();
+    let (defend, clean, other) = (mv(&game, "J9"), mv(&game, "B5"), mv(&game, "E5"));
+    let enough = CLEANUP_MIN_VISITS;
+    // A threat: defending is far better than cleaning up or passing.
+    let threat = [
+        cand(defend, 900, 0.9),
+        cand(clean, enough, 0.3),
+        cand(Move::Pass, 40, 0.2),
+    ];
+    assert_eq!(cleanup_choice(&threat, clean, true), defend);
+    assert_eq!(cleanup_choice(&threat, clean, false), defend);
+    // Nothing urgent: the best move is no better than cleaning up, or than
+    // passing when nothing is dead.
+    let calm = [
+        cand(other, 900, 0.93),
+        cand(clean, enough, 0.93 - CLEANUP_URGENCY / 2.0),
+        cand(Move::Pass, enough, 0.9),
+    ];
+    assert_eq!(cleanup_choice(&calm, clean, true), clean);
+    assert_eq!(cleanup_choice(&calm, Move::Pass, true), Move::Pass);
+    // The better of the clean-up move and the pass is the reference.
+    let pass_good = [
+        cand(other, 900, 0.93),
+        cand(clean, enough, 0.5),
+        cand(Move::Pass, enough, 0.92),
+    ];
+    assert_eq!(cleanup_choice(&pass_good, clean, true), clean);
+    // Too few visits do not count: after a stone of the opponent's the
+    // most visited move is played, after a pass the calm one.
+    let starved = [
+        cand(other, 900, 0.93),
+        cand(clean, enough - 1, 0.1),
+        cand(Move::Pass, enough - 1, 0.1),
+    ];
+    assert_eq!(cleanup_choice(&starved, clean, true), other);
+    assert_eq!(cleanup_choice(&starved, clean, false), clean);
+    // The search preferring the calm move or the pass: the calm move.
+    let pass_first = [cand(Move::Pass, 900, 0.95), cand(other, 90, 0.95)];
+    assert_eq!(cleanup_choice(&pass_first, clean, true), clean);
+    assert_eq!(cleanup_choice(&pass_first, Move::Pass, true), Move::Pass);
+    assert_eq!(cleanup_choice(&[], clean, true), clean);
+}

@@ -19,7 +19,9 @@
 //! Game end: the player passes only when passing wins by the count of
 //! [`crate::endgame`] (the rules' area or territory count, with the chains
 //! that the search's ownership calls dead removed); in clean-up mode it
-//! plays the endgame's clean-up moves while an opposing chain is dead. It resigns when the win rate stays below
+//! plays the endgame's clean-up moves while an opposing chain is dead,
+//! unless the search finds a move clearly more urgent (an answer to a
+//! threat: [`cleanup_choice`]). It resigns when the win rate stays below
 //! [`SearchConfig::resign_threshold`] for [`SearchConfig::resign_moves`]
 //! moves, unless the expected score is close.
 
@@ -242,6 +244,49 @@ pub fn search_komi(cfg: &SearchConfig, game: &Game) -> f32 {
     game.komi().get() + (cfg.dyn_komi_per_stone as f64 * h as f64 * left) as f32
 }
 
+/// How much higher a win rate the search must give its most visited move
+/// than the calm choice of clean-up mode (the clean-up move, or the pass)
+/// before clean-up mode plays that move instead: [`cleanup_choice`].
+pub const CLEANUP_URGENCY: f32 = 0.05;
+
+/// The fewest visits that make a root move's win rate count in
+/// [`cleanup_choice`].
+pub const CLEANUP_MIN_VISITS: u32 = 30;
+
+/// Clean-up mode's move, given the search's root `candidates` (most
+/// visited first) and `calm`, the move it plays when nothing is urgent:
+/// the clean-up move, or the pass when no opposing chain is dead.
+///
+/// Capturing dead stones changes nothing in an area count, so the search
+/// alone would not clean up; but the opponent's clean-up moves may be real
+/// threats (an atari, a semeai, an invasion that lives if left alone), and
+/// answering only dead stones can lose a won game. So the most visited
+/// move is played instead of `calm` when the search rates it at least
+/// [`CLEANUP_URGENCY`] above the better of `calm` and the pass (each with
+/// at least [`CLEANUP_MIN_VISITS`] visits). When neither has that many
+/// visits the search has starved both: the most visited move is played
+/// if the opponent's last move was a stone (`opponent_moved`: something
+/// changed), and `calm` after a pass, so that clean-up ends.
+pub fn cleanup_choice(candidates: &[CandidateInfo], calm: Move, opponent_moved: bool) -> Move {
+    let Some(best) = candidates.first() else {
+        return calm;
+    };
+    if best.mv == calm || best.mv == Move::Pass {
+        return calm;
+    }
+    let reference = candidates
+        .iter()
+        .filter(|c| (c.mv == calm || c.mv == Move::Pass) && c.visits >= CLEANUP_MIN_VISITS)
+        .map(|c| c.winrate)
+        .reduce(f32::max);
+    match reference {
+        Some(w) if best.winrate >= w + CLEANUP_URGENCY => best.mv,
+        Some(_) => calm,
+        None if opponent_moved => best.mv,
+        None => calm,
+    }
+}
+
 /// What the tree's root stands for, to find it again after moves.
 struct RootKey {
     start: Board,
@@ -382,16 +427,7 @@ impl MctsPlayer {
         filter: &MoveFilter,
         on_update: &mut dyn FnMut(&Analysis),
     ) -> Analysis {
-        self.search(
-            game,
-            color,
-            limits,
-            stop,
-            true,
-            interval,
-            filter,
-            Some(on_update),
-        )
+        self.search(game, color, limits, stop, interval, filter, Some(on_update))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -401,7 +437,6 @@ impl MctsPlayer {
         color: Color,
         limits: Limits,
         stop: Option<&AtomicBool>,
-        allow_root_pass: bool,
         interval: Duration,
         filter: &MoveFilter,
         on_update: Option<&mut dyn FnMut(&Analysis)>,
@@ -413,16 +448,7 @@ impl MctsPlayer {
             .cfg
             .seed
             .wrapping_add(self.searches.wrapping_mul(0x632B_E59B_D9B4_E019));
-        let mut s = Search::new(
-            &self.tree,
-            &self.cfg,
-            game,
-            color,
-            allow_root_pass,
-            limits,
-            stop,
-            start,
-        );
+        let mut s = Search::new(&self.tree, &self.cfg, game, color, limits, stop, start);
         if !filter.is_empty() {
             s.filter = Some(filter);
         }
@@ -450,10 +476,12 @@ impl MctsPlayer {
         endgame::passing_wins(game, color, &chains)
     }
 
-    /// The move for clean-up mode: among [`endgame::cleanup_moves`] by the
+    /// The clean-up move: among [`endgame::cleanup_moves`] by the
     /// search's ownership, the one the search visited most (the first when
-    /// it visited none); a pass when no opposing chain is dead. The GTP
-    /// engine then checks a pass against its own dead-stone list.
+    /// it visited none); a pass when no opposing chain is dead. Clean-up
+    /// mode plays it unless [`cleanup_choice`] finds something more
+    /// urgent; the GTP engine then checks a pass against its own
+    /// dead-stone list.
     fn cleanup_move(&self, game: &Game, color: Color, a: &Analysis) -> Move {
         if a.ownership.is_empty() {
             return Move::Pass;
@@ -510,18 +538,14 @@ impl MctsPlayer {
         let game = req.game;
         let color = req.color;
         let limits = self.limits_for(req);
-        let a = self.search(
-            game,
-            color,
-            limits,
-            req.stop,
-            !req.cleanup,
-            interval,
-            filter,
-            on_update,
-        );
+        let a = self.search(game, color, limits, req.stop, interval, filter, on_update);
         if req.cleanup {
-            return Decision::Play(self.cleanup_move(game, color, &a));
+            let calm = self.cleanup_move(game, color, &a);
+            let opponent_moved = game
+                .moves()
+                .last()
+                .is_some_and(|m| m.color != color && m.mv != Move::Pass);
+            return Decision::Play(cleanup_choice(&a.candidates, calm, opponent_moved));
         }
         let Some(best) = a.candidates.first() else {
             return Decision::Play(Move::Pass);
@@ -735,7 +759,6 @@ impl Player for MctsPlayer {
             game.to_move(),
             limits,
             None,
-            true,
             Duration::from_millis(100),
             &MoveFilter::default(),
             None,
@@ -896,7 +919,6 @@ pub fn bench_search_with(
             game.to_move(),
             limits,
             None,
-            true,
             Duration::from_millis(100),
             &MoveFilter::default(),
             None,

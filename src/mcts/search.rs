@@ -66,7 +66,6 @@ pub(crate) struct Search<'a> {
     pub cfg: &'a SearchConfig,
     pub game: &'a Game,
     pub color: Color,
-    pub allow_root_pass: bool,
     pub limits: Limits,
     pub stop: Option<&'a AtomicBool>,
     /// The komi playouts are scored with: the game's, plus the handicap
@@ -124,7 +123,6 @@ impl<'a> Search<'a> {
         cfg: &'a SearchConfig,
         game: &'a Game,
         color: Color,
-        allow_root_pass: bool,
         limits: Limits,
         stop: Option<&'a AtomicBool>,
         start: Instant,
@@ -152,7 +150,6 @@ impl<'a> Search<'a> {
             cfg,
             game,
             color,
-            allow_root_pass,
             limits,
             stop,
             komi: super::search_komi(cfg, game),
@@ -273,12 +270,9 @@ impl<'a> Search<'a> {
         (v1, v2, clear)
     }
 
-    /// Whether the root's child with move code `code` may be chosen: not a
-    /// pass when passing is off at the root, not forbidden by the filter.
+    /// Whether the root's child with move code `code` may be chosen: not
+    /// forbidden by the filter.
     pub fn root_selectable(&self, code: u16) -> bool {
-        if code == PASS && !self.allow_root_pass {
-            return false;
-        }
         !self.forbidden(code, self.color, 0)
     }
 
@@ -472,11 +466,7 @@ impl<'a> Search<'a> {
         let parent = tree.node(ni).visits() as f64;
         let mut best = None;
         let mut best_v = f64::NEG_INFINITY;
-        let at_root = depth == 0;
         for (ch, n) in tree.child_nodes(ni) {
-            if at_root && !self.allow_root_pass && n.mv.load(Relaxed) == PASS {
-                continue;
-            }
             if self.filter.is_some() && self.forbidden(n.mv.load(Relaxed), c, depth) {
                 continue;
             }
@@ -637,14 +627,13 @@ mod tests {
         game
     }
 
-    /// A search for Black in `game`, root pass allowed, no limits.
+    /// A search for Black in `game`, no limits.
     fn black_search<'a>(tree: &'a Tree, cfg: &'a SearchConfig, game: &'a Game) -> Search<'a> {
         Search::new(
             tree,
             cfg,
             game,
             Color::Black,
-            true,
             Limits::default(),
             None,
             Instant::now(),

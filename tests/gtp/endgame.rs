@@ -27,9 +27,13 @@ impl Player for Passer {
 }
 
 fn search_engine(seed: u64) -> Engine {
+    search_engine_with(seed, 400)
+}
+
+fn search_engine_with(seed: u64, playouts: u64) -> Engine {
     let cfg = SearchConfig {
         threads: 1,
-        max_playouts: Some(400),
+        max_playouts: Some(playouts),
         ownership_playouts: 400,
         seed,
         ..SearchConfig::default()
@@ -95,6 +99,34 @@ fn search_clean_up_captures_the_issue_stone_before_passing() {
     // else of Black's.
     for m in &moves[..moves.len() - 1] {
         assert!(["A5", "B4", "B6", "C5"].contains(&m.as_str()), "{moves:?}");
+    }
+}
+
+/// A real clean-up lost by answering only dead stones
+/// (`tests/records/gnugo-cleanup-threat.sgf`, see its README): after both
+/// passed with White ahead, GNU Go's clean-up moves from T19 on attacked
+/// White's upper right group, and Kosumi played on dead stones elsewhere
+/// (J5 and P6 here, with the same seeds) until the group was captured.
+/// White must answer there.
+#[test]
+fn clean_up_answers_a_threat_before_capturing_dead_stones() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/records/gnugo-cleanup-threat.sgf"
+    );
+    // Before moves 260 (after Black's T19) and 266 (after Black's T16).
+    for (seed, before) in [(1, 260), (2, 266)] {
+        let mut e = search_engine_with(seed, 4000);
+        ok(&mut e, &format!("loadsgf {file} {before}"));
+        assert_eq!(e.game().to_move(), kosumi::Color::White);
+        let mv = ok(&mut e, "kgs-genmove_cleanup w");
+        let (col, row) = mv.split_at(1);
+        let row: usize = row.parse().unwrap_or(0);
+        assert!(
+            "QRST".contains(col) && row >= 14,
+            "move {before}: {mv} leaves the upper right group to its fate\n{}",
+            e.game().board()
+        );
     }
 }
 
