@@ -117,7 +117,6 @@ const LGRF_TREE_MOVES: usize = 256;
 impl<'a> Search<'a> {
     /// A search of `game` for `color` to move; time limits count from
     /// `start`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         tree: &'a Tree,
         cfg: &'a SearchConfig,
