@@ -5,7 +5,6 @@
 //! values.
 
 use super::{PriorSource, SearchConfig};
-use crate::playout::policy::LgrfPlace;
 
 /// The keys [`SearchConfig::set`] knows, each with what it changes.
 pub const SETTINGS: &[(&str, &str)] = &[
@@ -71,14 +70,9 @@ pub const SETTINGS: &[(&str, &str)] = &[
         "prior_escape_read",
         "hand prior: no escape bonus for an escape the full ladder reader calls caught (yes/no)",
     ),
-    ("lgrf", "playouts: last good reply with forgetting (yes/no)"),
     (
         "capture_last2",
         "playouts: capture chains left in atari next to the mover's previous move (yes/no)",
-    ),
-    (
-        "lgrf_place",
-        "playouts: where the reply comes: first, after-tactics, after-shapes",
     ),
     (
         "playout_gammas",
@@ -165,19 +159,6 @@ impl SearchConfig {
             "prior_escape_ladder" => self.prior.escape_ladder_budget = integer(key, v, 0, 300)?,
             "prior_escape_read" => self.prior.escape_read = yes_no(key, v)?,
             "capture_last2" => self.playout.capture_last2 = yes_no(key, v)?,
-            "lgrf" => self.playout.lgrf = yes_no(key, v)?,
-            "lgrf_place" => {
-                self.playout.lgrf_place = match v {
-                    "first" => LgrfPlace::First,
-                    "after-tactics" => LgrfPlace::AfterTactics,
-                    "after-shapes" => LgrfPlace::AfterShapes,
-                    _ => {
-                        return Err(format!(
-                            "{key}: expected first, after-tactics or after-shapes, not '{v}'"
-                        ))
-                    }
-                }
-            }
             "playout_gammas" => self.playout.gammas = yes_no(key, v)?,
             "gamma_rest" => self.playout.gamma_rest = number(key, v, 0.0, 1e6)? as f32,
             "gamma_min" => self.playout.gamma_min = number(key, v, 0.0, 1e6)? as f32,
@@ -206,8 +187,7 @@ mod tests {
             "priors" => "hand",
             "prior_hand" => "no",
             "ladder_in_shapes" | "self_atari_reading" => "no",
-            "lgrf" | "playout_gammas" | "gamma_shapes" | "prior_escape_read" => "yes",
-            "lgrf_place" => "first",
+            "playout_gammas" | "gamma_shapes" | "prior_escape_read" => "yes",
             "capture_last2" if SearchConfig::default().playout.capture_last2 => "no",
             "capture_last2" => "yes",
             "ladder_budget" | "prior_escape_ladder" => "17",
@@ -234,10 +214,8 @@ mod tests {
         let mut c = SearchConfig::default();
         c.set("rave_equiv=1200").expect("ok");
         c.set(" prior_visits = 40 ").expect("ok");
-        c.set("lgrf_place=after-tactics").expect("ok");
         assert_eq!(c.rave_equiv, 1200.0);
         assert_eq!(c.pattern_prior.visits, 40.0);
-        assert_eq!(c.playout.lgrf_place, LgrfPlace::AfterTactics);
     }
 
     #[test]
@@ -252,8 +230,6 @@ mod tests {
             "expand_visits=7.5",
             "ladder_budget=-1",
             "atari_prob=1.5",
-            "lgrf=maybe",
-            "lgrf_place=last",
             "priors=mogo",
             "nonsense=1",
             "=1",

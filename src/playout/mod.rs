@@ -12,8 +12,6 @@
 //!   reading are on by default, the two-liberty tactics off.
 //! - [`gammas`]: learned 3x3 shape ratings in a dense table, for the
 //!   policy's local step when [`PlayoutConfig::gammas`] is on.
-//! - [`lgrf`]: last-good-reply with forgetting (LGRF-2): reply tables
-//!   learned from the playouts' winners, tried first in the policy.
 //! - [`random`]: the uniform draws both use ([`below`], [`random::chance`]).
 //! - [`bench`](mod@bench): `kosumi bench`, timed uniform playouts.
 //!
@@ -22,13 +20,12 @@
 
 pub mod bench;
 pub mod gammas;
-pub mod lgrf;
 pub mod policy;
 pub mod random;
 pub(crate) mod tactics;
 pub mod uniform;
 
 pub use bench::{bench, BenchResult};
-pub use policy::{LgrfPlace, PlayoutConfig, PriorConfig};
+pub use policy::{PlayoutConfig, PriorConfig};
 pub use random::below;
 pub use uniform::uniform_playout;

@@ -29,11 +29,6 @@
 //!    (any other single-stone self-atari is refused with probability
 //!    [`PlayoutConfig::self_atari_reject`]).
 //!
-//! In the search's playouts with [`PlayoutConfig::lgrf`], a playable last
-//! good reply to the last two moves (LGRF-2, [`super::lgrf`]) comes in
-//! where [`PlayoutConfig::lgrf_place`] says (by default between steps 2
-//! and 3). It is off by default: see the measurements in [`super::lgrf`].
-//!
 //! A side with no candidate passes; the playout ends after two passes or
 //! [`PlayoutConfig::playout_length`] moves per point and is scored by area
 //! (every empty point left is an eye, so point by point).
@@ -42,7 +37,6 @@
 //! (the priors); the search holds one of each in its configuration.
 
 use super::gammas::{self, PlayoutGammas};
-use super::lgrf::Lgrf;
 use super::random::{below, chance};
 use super::tactics;
 use crate::board::Board;
@@ -104,14 +98,6 @@ pub struct PlayoutConfig {
     /// 256 of 270 (94.8%), where the default won 214.5 of 227 (94.5%) on
     /// the same seeds.
     pub two_lib_prob: f64,
-    /// Last-good-reply with forgetting (LGRF-2, [`super::lgrf`]): each
-    /// search thread learns replies from its playouts' winners and plays
-    /// them in later playouts. Off by default: it lost strength at equal
-    /// playouts on 9x9 in every placement tried.
-    pub lgrf: bool,
-    /// With [`PlayoutConfig::lgrf`]: where the last good reply comes in
-    /// the policy.
-    pub lgrf_place: LgrfPlace,
     /// Learned ratings in place of the shape step (3): the empty points
     /// next to the last move (diagonals too) that are no self-atari and
     /// whose 3x3 gamma ([`super::gammas`]) is at least
@@ -147,19 +133,6 @@ pub struct PlayoutConfig {
     pub capture_last2: bool,
 }
 
-/// Where the last good reply (LGRF-2) is tried in the playout policy.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum LgrfPlace {
-    /// Before everything else (as Orego does).
-    First,
-    /// After the tactical replies to the last move (step 1), before the
-    /// shapes.
-    AfterTactics,
-    /// After the tactical replies and the shapes (steps 1 and 2), before
-    /// the random move.
-    AfterShapes,
-}
-
 impl Default for PlayoutConfig {
     fn default() -> PlayoutConfig {
         PlayoutConfig {
@@ -172,8 +145,6 @@ impl Default for PlayoutConfig {
             ladder_in_shapes: true,
             self_atari_reading: true,
             two_lib_prob: 0.0,
-            lgrf: false,
-            lgrf_place: LgrfPlace::AfterShapes,
             gammas: false,
             gamma_rest: 0.5,
             gamma_min: 1.0,
@@ -737,12 +708,6 @@ pub(crate) struct PlayoutEnd {
 /// still 0 (for AMAF). Returns the area margin of the final position;
 /// `owner` gets the final owner of every point (+1 black, -1 white, 0).
 ///
-/// With `lgrf` (LGRF-2, [`super::lgrf`]), every move is appended to its
-/// record, and unless [`PlayoutConfig::uniform_playouts`] is set the side
-/// to move plays the stored reply to the last two recorded moves when
-/// there is a playable one ([`Lgrf::reply`]), at the step
-/// [`PlayoutConfig::lgrf_place`] says.
-/// The caller learns from the record after scoring.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn playout<R: Rng>(
     b: &mut Board,
@@ -753,53 +718,13 @@ pub(crate) fn playout<R: Rng>(
     cfg: &PlayoutConfig,
     first_play: &mut [u8; ARRAY_LEN],
     owner: &mut [i8; ARRAY_LEN],
-    mut lgrf: Option<&mut Lgrf>,
 ) -> PlayoutEnd {
     let n = b.size();
     let max_moves = cfg.playout_length * n * n;
     let mut passes = 0;
     let mut moves = 0;
-    let replies = lgrf.is_some() && !cfg.uniform_playouts;
-    // The steps before the reply: this playout takes them itself, and the
-    // rest of the policy skips them.
-    let (tactics_first, shapes_first) = match cfg.lgrf_place {
-        _ if !replies => (false, false),
-        LgrfPlace::First => (false, false),
-        LgrfPlace::AfterTactics => (true, false),
-        LgrfPlace::AfterShapes => (true, true),
-    };
-    let rest_cfg;
-    let rest = if tactics_first {
-        rest_cfg = PlayoutConfig {
-            atari_prob: 0.0,
-            pattern_prob: if shapes_first { 0.0 } else { cfg.pattern_prob },
-            gammas: cfg.gammas && !shapes_first,
-            ..cfg.clone()
-        };
-        &rest_cfg
-    } else {
-        cfg
-    };
     while moves < max_moves && passes < 2 {
-        let mut reply = None;
-        if let (true, Some(l)) = (tactics_first, last) {
-            if chance(rng, cfg.atari_prob) {
-                reply = pick(rng, |out| tactical_step(b, to_move, l, last2, cfg, out));
-            }
-            if reply.is_none() && shapes_first {
-                reply = local_reply(b, to_move, l, cfg, rng);
-            }
-        }
-        if reply.is_none() && replies {
-            reply = lgrf.as_deref().and_then(|l| l.reply(b, to_move));
-        }
-        let mv = match reply {
-            Some(p) => Some(p),
-            None => choose_move(b, to_move, last, last2, rng, rest),
-        };
-        if let Some(l) = lgrf.as_deref_mut() {
-            l.record.push(mv);
-        }
+        let mv = choose_move(b, to_move, last, last2, rng, cfg);
         match mv {
             Some(p) => {
                 b.play_unchecked(to_move, p);
