@@ -59,10 +59,6 @@ pub const SETTINGS: &[(&str, &str)] = &[
         "playouts: allow self-ataris that reading calls good (yes/no)",
     ),
     (
-        "two_lib_prob",
-        "playouts: probability of the two-liberty replies (0..1)",
-    ),
-    (
         "prior_escape_ladder",
         "hand prior: ladder steps read before an atari escape gets its bonus (0 off, at most 300)",
     ),
@@ -155,7 +151,6 @@ impl SearchConfig {
             "ladder_budget" => self.playout.ladder_budget = integer(key, v, 0, 200)?,
             "ladder_in_shapes" => self.playout.ladder_in_shapes = yes_no(key, v)?,
             "self_atari_reading" => self.playout.self_atari_reading = yes_no(key, v)?,
-            "two_lib_prob" => self.playout.two_lib_prob = number(key, v, 0.0, 1.0)?,
             "prior_escape_ladder" => self.prior.escape_ladder_budget = integer(key, v, 0, 300)?,
             "prior_escape_read" => self.prior.escape_read = yes_no(key, v)?,
             "capture_last2" => self.playout.capture_last2 = yes_no(key, v)?,
@@ -193,7 +188,7 @@ mod tests {
             "ladder_budget" | "prior_escape_ladder" => "17",
             "expand_visits" => "5",
             "prior_growth" => "0.5",
-            "atari_prob" | "pattern_prob" | "self_atari_reject" | "two_lib_prob" => "0.31",
+            "atari_prob" | "pattern_prob" | "self_atari_reject" => "0.31",
             "resign_threshold" => "0.27",
             _ => "7.5",
         };

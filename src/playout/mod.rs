@@ -7,9 +7,8 @@
 //!   self-atari), the priors of moves entering the tree, and their
 //!   settings ([`PlayoutConfig`], [`PriorConfig`]).
 //! - `tactics`: the policy's cheap reading (ladders for atari escapes,
-//!   snapback and nakade self-ataris, two-liberty tactics), each behind
-//!   a [`PlayoutConfig`] knob: the ladder checks and the self-atari
-//!   reading are on by default, the two-liberty tactics off.
+//!   snapback and nakade self-ataris), each behind a [`PlayoutConfig`]
+//!   knob, on by default.
 //! - [`gammas`]: learned 3x3 shape ratings in a dense table, for the
 //!   policy's local step when [`PlayoutConfig::gammas`] is on.
 //! - [`random`]: the uniform draws both use ([`below`], [`random::chance`]).

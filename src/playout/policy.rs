@@ -9,12 +9,7 @@
 //!    the last move that are in atari (extend to a second liberty unless a
 //!    ladder captures the chain anyway, [`PlayoutConfig::ladder_budget`];
 //!    or capture an attacker in atari);
-//! 2. two-liberty tactics (with probability
-//!    [`PlayoutConfig::two_lib_prob`]): an atari on an opposing chain of
-//!    two liberties on or next to the last move that it cannot escape
-//!    (by extension or a ladder), or an extension giving an own chain of
-//!    two liberties next to it three or more;
-//! 3. shape (with probability [`PlayoutConfig::pattern_prob`]): an empty
+//! 2. shape (with probability [`PlayoutConfig::pattern_prob`]): an empty
 //!    point next to the last move whose 3x3 neighbourhood is one of the
 //!    [`SHAPES`], not a self-atari, and (with
 //!    [`PlayoutConfig::ladder_in_shapes`]) not the extension of a chain in
@@ -22,7 +17,7 @@
 //!    [`PlayoutConfig::gammas`] (off by default), an empty point next to
 //!    the last move drawn by its learned 3x3 gamma ([`super::gammas`])
 //!    against a fixed weight for the random move;
-//! 4. a random point, drawn uniformly without replacement, that is legal,
+//! 3. a random point, drawn uniformly without replacement, that is legal,
 //!    not an eye of the mover, and not a self-atari of two or more stones
 //!    unless reading calls it a snapback or a nakade
 //!    ([`PlayoutConfig::self_atari_reading`]; a self-atari in a seki is none)
@@ -87,18 +82,7 @@ pub struct PlayoutConfig {
     /// snapback, a nakade) whatever its size; other self-ataris of two
     /// stones or more stay refused. On by default (see `ladder_in_shapes`).
     pub self_atari_reading: bool,
-    /// Probability of looking for two-liberty tactics after the last move
-    /// (when no atari tactic applies): ataris that capture an opposing
-    /// chain of two liberties, extensions that give an own chain of two
-    /// liberties more. Off (0) by default. At 0.5 the search runs about a
-    /// fifth slower on 9x9, and no match has shown it stronger: against
-    /// c97e4bc at 5,000 playouts it won 108.5 of 218 games (49.8%) at equal
-    /// playouts and 93.5 of 196 (47.7%) at equal time (6,000 playouts for
-    /// the default); against GNU Go level 10 at 20,000 playouts it won
-    /// 256 of 270 (94.8%), where the default won 214.5 of 227 (94.5%) on
-    /// the same seeds.
-    pub two_lib_prob: f64,
-    /// Learned ratings in place of the shape step (3): the empty points
+    /// Learned ratings in place of the shape step (2): the empty points
     /// next to the last move (diagonals too) that are no self-atari and
     /// whose 3x3 gamma ([`super::gammas`]) is at least
     /// [`PlayoutConfig::gamma_min`] are candidates, weighted by that gamma
@@ -144,7 +128,6 @@ impl Default for PlayoutConfig {
             ladder_budget: 20,
             ladder_in_shapes: true,
             self_atari_reading: true,
-            two_lib_prob: 0.0,
             gammas: false,
             gamma_rest: 0.5,
             gamma_min: 1.0,
@@ -574,7 +557,7 @@ fn gamma_reply<R: Rng>(
     None
 }
 
-/// The shape step (3): learned ratings with [`PlayoutConfig::gammas`],
+/// The shape step (2): learned ratings with [`PlayoutConfig::gammas`],
 /// else the [`SHAPES`] with probability [`PlayoutConfig::pattern_prob`].
 fn local_reply<R: Rng>(
     b: &Board,
@@ -648,13 +631,6 @@ pub(crate) fn choose_move<R: Rng>(
             if chance(rng, cfg.atari_prob) {
                 let mut cands = Candidates::new();
                 tactical_step(b, c, l, last2, cfg, &mut cands);
-                if let Some(p) = cands.pick(rng) {
-                    return Some(p);
-                }
-            }
-            if cfg.two_lib_prob > 0.0 && chance(rng, cfg.two_lib_prob) {
-                let mut cands = Candidates::new();
-                tactics::two_liberty_replies(b, c, l, cfg.ladder_budget, |p| cands.push(p));
                 if let Some(p) = cands.pick(rng) {
                     return Some(p);
                 }

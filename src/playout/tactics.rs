@@ -293,76 +293,6 @@ fn nakade(b: &Board, opp: Color, stones: &[Point], l: Point) -> bool {
         .all(|&r| !b.in_atari(r) && liberties_upto::<2>(b, r).1 >= 3)
 }
 
-/// Two-liberty tactics after the opponent's `last` move, for `c`: pushes
-/// onto `out` (through `push`) ataris on an opposing chain of two
-/// liberties on or next to `last` that it cannot escape (extending on its
-/// other liberty leaves it at most one liberty, or a ladder), and
-/// extensions of an own chain of two liberties next to `last` that give
-/// it three or more.
-pub(crate) fn two_liberty_replies(
-    b: &Board,
-    c: Color,
-    last: Point,
-    budget: u32,
-    mut push: impl FnMut(Point),
-) {
-    let opp = c.opponent();
-    let mut around = [last; 5];
-    around[1..].copy_from_slice(&last.neighbors());
-    let mut seen = [last; 5];
-    let mut n_seen = 0;
-    for q in around {
-        let Some(col) = b.get(q) else { continue };
-        let root = b.chain_root(q);
-        if seen[..n_seen].contains(&root) {
-            continue;
-        }
-        seen[n_seen] = root;
-        n_seen += 1;
-        let (libs, n) = liberties_upto::<2>(b, q);
-        if n != 2 {
-            continue;
-        }
-        if col == c {
-            for z in libs {
-                if !b.is_ko_recapture(c, z) && b.liberties_after(c, z, 3) >= 3 {
-                    push(z);
-                }
-            }
-            continue;
-        }
-        // An opposing chain of two liberties that can capture one of ours
-        // gets away: no atari on it.
-        if touches_atari(b, q, c) {
-            continue;
-        }
-        for (x, y) in [(libs[0], libs[1]), (libs[1], libs[0])] {
-            if b.is_ko_recapture(c, x) || b.is_suicide(c, x) || b.liberties_after(c, x, 2) < 2 {
-                continue;
-            }
-            if !b.is_empty(y) {
-                continue;
-            }
-            // Its liberties after extending on `y`, `x` (counted) filled.
-            let after = b.liberties_after(opp, y, 4).saturating_sub(1);
-            let caught = match after {
-                0 | 1 => true,
-                2 if budget > 0 => {
-                    let mut next = b.clone();
-                    next.play_unchecked(c, x);
-                    next.get(q) == Some(opp)
-                        && next.in_atari(q)
-                        && escape_fails(&next, opp, q, budget)
-                }
-                _ => false,
-            };
-            if caught {
-                push(x);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -518,28 +448,5 @@ mod tests {
             assert!(b.liberties_after(c, p, 2) < 2, "{v}");
             assert!(!good_self_atari(&b, c, p), "{c:?} {v}");
         }
-    }
-
-    #[test]
-    fn two_liberty_replies_atari_the_caught_and_extend_the_short() {
-        // White just played B1 next to Black C1. White B1 (liberties A1,
-        // B2): Black B2 leaves it A1 only, and it extends to one liberty
-        // (caught); Black A1 would be a self-atari. Black C1 (liberties C2,
-        // D1) gets three liberties either way.
-        let b = Board::from_diagram(
-            "
-            . . . . .
-            . . . . .
-            . . . . .
-            . . . . .
-            . O X . .",
-        )
-        .unwrap();
-        let mut got = Vec::new();
-        two_liberty_replies(&b, Color::Black, at(&b, "B1"), 20, |p| got.push(p));
-        got.sort_unstable();
-        let mut want = vec![at(&b, "B2"), at(&b, "C2"), at(&b, "D1")];
-        want.sort_unstable();
-        assert_eq!(got, want);
     }
 }
