@@ -835,9 +835,7 @@ pub fn middle_game(size: usize, fill: f64, seed: u64) -> Option<Game> {
         let moves = game.moves();
         let last = moves.last().and_then(|m| m.mv.point());
         let mut b = game.board().clone();
-        // No `last2`: the positions stay those of the earlier builds
-        // whatever `capture_last2` is.
-        let mv = policy::choose_move(&mut b, c, last, None, &mut rng, &cfg.playout)
+        let mv = policy::choose_move(&mut b, c, last, &mut rng, &cfg.playout)
             .map_or(Move::Pass, Move::Play);
         if game.play(c, mv).is_err() {
             game.play(c, Move::Pass).ok()?;

@@ -380,7 +380,6 @@ impl<'a> Search<'a> {
             b,
             c,
             last,
-            last2,
             &mut w.rng,
             &self.cfg.playout,
             &mut w.first_play,

@@ -67,10 +67,6 @@ pub const SETTINGS: &[(&str, &str)] = &[
         "hand prior: no escape bonus for an escape the full ladder reader calls caught (yes/no)",
     ),
     (
-        "capture_last2",
-        "playouts: capture chains left in atari next to the mover's previous move (yes/no)",
-    ),
-    (
         "playout_gammas",
         "playouts: learned 3x3 ratings in place of the shape replies (yes/no)",
     ),
@@ -153,7 +149,6 @@ impl SearchConfig {
             "self_atari_reading" => self.playout.self_atari_reading = yes_no(key, v)?,
             "prior_escape_ladder" => self.prior.escape_ladder_budget = integer(key, v, 0, 300)?,
             "prior_escape_read" => self.prior.escape_read = yes_no(key, v)?,
-            "capture_last2" => self.playout.capture_last2 = yes_no(key, v)?,
             "playout_gammas" => self.playout.gammas = yes_no(key, v)?,
             "gamma_rest" => self.playout.gamma_rest = number(key, v, 0.0, 1e6)? as f32,
             "gamma_min" => self.playout.gamma_min = number(key, v, 0.0, 1e6)? as f32,
@@ -183,8 +178,6 @@ mod tests {
             "prior_hand" => "no",
             "ladder_in_shapes" | "self_atari_reading" => "no",
             "playout_gammas" | "gamma_shapes" | "prior_escape_read" => "yes",
-            "capture_last2" if SearchConfig::default().playout.capture_last2 => "no",
-            "capture_last2" => "yes",
             "ladder_budget" | "prior_escape_ladder" => "17",
             "expand_visits" => "5",
             "prior_growth" => "0.5",

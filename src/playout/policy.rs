@@ -107,14 +107,6 @@ pub struct PlayoutConfig {
     /// [`SHAPES`] are candidates (the shape step with the uniform choice
     /// replaced by the gammas).
     pub gamma_shapes: bool,
-    /// The tactical step (1) also captures the opposing chains in atari
-    /// next to the mover's own previous move: an atari the opponent left
-    /// unanswered. Without it only the chains at or next to the last move
-    /// are looked at, and an ignored atari lingers until a random move
-    /// happens on the liberty. Off by default: against main (081bf17) on
-    /// 9x9 at 5,000 playouts it won 39 of 78 games (50.0%, SPRT 0/30
-    /// stopped undecided); it costs four neighbour reads per move.
-    pub capture_last2: bool,
 }
 
 impl Default for PlayoutConfig {
@@ -132,7 +124,6 @@ impl Default for PlayoutConfig {
             gamma_rest: 0.5,
             gamma_min: 1.0,
             gamma_shapes: false,
-            capture_last2: false,
         }
     }
 }
@@ -448,37 +439,6 @@ fn tactical_replies(b: &Board, c: Color, last: Point, cfg: &PlayoutConfig, out: 
     }
 }
 
-/// Captures for `c` of the opposing chains in atari next to `mine`, `c`'s
-/// own previous move ([`PlayoutConfig::capture_last2`]).
-fn ignored_atari_captures(b: &Board, c: Color, mine: Point, out: &mut Candidates) {
-    let opp = c.opponent();
-    for q in mine.neighbors() {
-        if b.get(q) == Some(opp) {
-            if let Some(l) = b.last_liberty(q) {
-                if playable(b, c, l) {
-                    out.push(l);
-                }
-            }
-        }
-    }
-}
-
-/// Step 1 of the policy: the tactical replies to `last`, and with
-/// [`PlayoutConfig::capture_last2`] the captures next to `last2`.
-fn tactical_step(
-    b: &Board,
-    c: Color,
-    last: Point,
-    last2: Option<Point>,
-    cfg: &PlayoutConfig,
-    out: &mut Candidates,
-) {
-    tactical_replies(b, c, last, cfg, out);
-    if let (true, Some(m)) = (cfg.capture_last2, last2) {
-        ignored_atari_captures(b, c, m, out);
-    }
-}
-
 /// Shape replies for `c`: empty points next to `last` (including the
 /// diagonals) that match a shape and are no self-atari.
 fn shape_replies(b: &Board, c: Color, last: Point, cfg: &PlayoutConfig, out: &mut Candidates) {
@@ -616,13 +576,11 @@ fn escape_is_read_dead(b: &Board, c: Color, q: Point) -> bool {
 }
 
 /// Picks the playout move for `c`, or `None` to pass. `last` is the
-/// previous move and `last2` the one before (`c`'s own; their points,
-/// whether or not the stones are still there).
+/// previous move (its point, whether or not the stone is still there).
 pub(crate) fn choose_move<R: Rng>(
     b: &mut Board,
     c: Color,
     last: Option<Point>,
-    last2: Option<Point>,
     rng: &mut R,
     cfg: &PlayoutConfig,
 ) -> Option<Point> {
@@ -630,7 +588,7 @@ pub(crate) fn choose_move<R: Rng>(
         if let Some(l) = last {
             if chance(rng, cfg.atari_prob) {
                 let mut cands = Candidates::new();
-                tactical_step(b, c, l, last2, cfg, &mut cands);
+                tactical_replies(b, c, l, cfg, &mut cands);
                 if let Some(p) = cands.pick(rng) {
                     return Some(p);
                 }
@@ -678,18 +636,15 @@ pub(crate) struct PlayoutEnd {
     pub margin: i32,
 }
 
-/// Plays out `b` with `to_move` first, after the moves `last` (the
-/// opponent's) and `last2` (`to_move`'s own); `first_play` gets the colour code
-/// (1 black, 2 white) of the first stone played on each point where it is
-/// still 0 (for AMAF). Returns the area margin of the final position;
-/// `owner` gets the final owner of every point (+1 black, -1 white, 0).
-///
-#[allow(clippy::too_many_arguments)]
+/// Plays out `b` with `to_move` first, after the opponent's move `last`;
+/// `first_play` gets the colour code (1 black, 2 white) of the first stone
+/// played on each point where it is still 0 (for AMAF). Returns the area
+/// margin of the final position; `owner` gets the final owner of every
+/// point (+1 black, -1 white, 0).
 pub(crate) fn playout<R: Rng>(
     b: &mut Board,
     mut to_move: Color,
     mut last: Option<Point>,
-    mut last2: Option<Point>,
     rng: &mut R,
     cfg: &PlayoutConfig,
     first_play: &mut [u8; ARRAY_LEN],
@@ -700,7 +655,7 @@ pub(crate) fn playout<R: Rng>(
     let mut passes = 0;
     let mut moves = 0;
     while moves < max_moves && passes < 2 {
-        let mv = choose_move(b, to_move, last, last2, rng, cfg);
+        let mv = choose_move(b, to_move, last, rng, cfg);
         match mv {
             Some(p) => {
                 b.play_unchecked(to_move, p);
@@ -708,13 +663,11 @@ pub(crate) fn playout<R: Rng>(
                     first_play[p.index()] = to_move as u8;
                 }
                 passes = 0;
-                last2 = last;
                 last = Some(p);
             }
             None => {
                 b.pass();
                 passes += 1;
-                last2 = last;
                 last = None;
             }
         }
@@ -910,14 +863,7 @@ mod tests {
         };
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
         let mut bb = b.clone();
-        let m = choose_move(
-            &mut bb,
-            Color::Black,
-            Some(at(&b, "C2")),
-            None,
-            &mut rng,
-            &cfg,
-        );
+        let m = choose_move(&mut bb, Color::Black, Some(at(&b, "C2")), &mut rng, &cfg);
         assert!(m.is_some());
         // White's C3-C2 chain with one liberty left (C1): always captured.
         let b2 = Board::from_diagram(
@@ -932,14 +878,7 @@ mod tests {
         for seed in 0..20 {
             let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
             let mut bb = b2.clone();
-            let m = choose_move(
-                &mut bb,
-                Color::Black,
-                Some(at(&b2, "C2")),
-                None,
-                &mut rng,
-                &cfg,
-            );
+            let m = choose_move(&mut bb, Color::Black, Some(at(&b2, "C2")), &mut rng, &cfg);
             assert_eq!(m, Some(at(&b2, "C1")), "seed {seed}");
         }
     }
@@ -1027,59 +966,6 @@ mod tests {
     }
 
     #[test]
-    fn an_ignored_atari_is_captured_with_capture_last2() {
-        // Black D5 put White D6 in atari; White answered far away at G2.
-        // The capture on D7 is next to Black's own previous move, not to
-        // White's last one.
-        let b = Board::from_diagram(
-            "
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . X O X . . . .
-            . . . X . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . O . .
-            . . . . . . . . .",
-        )
-        .unwrap();
-        let (d7, d5, g2) = (at(&b, "D7"), at(&b, "D5"), at(&b, "G2"));
-        let on = PlayoutConfig {
-            atari_prob: 1.0,
-            capture_last2: true,
-            ..PlayoutConfig::default()
-        };
-        let off = PlayoutConfig {
-            capture_last2: false,
-            ..on.clone()
-        };
-        let mut captured = [0usize; 2];
-        for seed in 0..200 {
-            for (k, cfg) in [&on, &off].into_iter().enumerate() {
-                let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-                let mut bb = b.clone();
-                let m = choose_move(&mut bb, Color::Black, Some(g2), Some(d5), &mut rng, cfg);
-                captured[k] += usize::from(m == Some(d7));
-            }
-        }
-        // With the knob the only candidate of step 1 is the capture.
-        assert_eq!(captured[0], 200);
-        // Without it D7 comes from a shape or the random move only.
-        assert!(captured[1] < 40, "{captured:?}");
-        // No previous move of one's own: nothing to look at.
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
-        let mut bb = b.clone();
-        let first = choose_move(&mut bb, Color::Black, Some(g2), None, &mut rng, &on);
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
-        let mut bb = b.clone();
-        assert_eq!(
-            first,
-            choose_move(&mut bb, Color::Black, Some(g2), None, &mut rng, &off)
-        );
-    }
-
-    #[test]
     fn policy_leaves_a_ladder_dead_chain_and_seki_liberties_alone() {
         let cfg = PlayoutConfig {
             atari_prob: 1.0,
@@ -1097,7 +983,7 @@ mod tests {
             let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
             let mut bb = ladder.clone();
             let e6 = at(&ladder, "E6");
-            let m = choose_move(&mut bb, Color::White, Some(e6), None, &mut rng, &cfg);
+            let m = choose_move(&mut bb, Color::White, Some(e6), &mut rng, &cfg);
             extended += usize::from(m == Some(d5));
         }
         // Only the random move (one point in 70 or so) may still land there.
@@ -1112,7 +998,6 @@ mod tests {
             &mut bb,
             Color::White,
             Some(at(&ladder, "E6")),
-            None,
             &mut rng,
             &off,
         );
@@ -1132,7 +1017,7 @@ mod tests {
         for seed in 0..300 {
             let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
             let mut bb = seki.clone();
-            let m = choose_move(&mut bb, Color::Black, None, None, &mut rng, &cfg);
+            let m = choose_move(&mut bb, Color::Black, None, &mut rng, &cfg);
             assert!(m.is_some());
             assert!(
                 m != Some(at(&seki, "B7")) && m != Some(at(&seki, "B6")),
@@ -1179,8 +1064,7 @@ mod tests {
         for seed in 0..400 {
             let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
             let mut bb = b.clone();
-            let m = choose_move(&mut bb, Color::Black, Some(last), None, &mut rng, &cfg)
-                .expect("a move");
+            let m = choose_move(&mut bb, Color::Black, Some(last), &mut rng, &cfg).expect("a move");
             let (dx, dy) = offset(m);
             assert!(dx.abs() <= 1 && dy.abs() <= 1, "seed {seed}: {m:?}");
             assert!(g.gamma(&b, Color::Black, m) >= cfg.gamma_min);
@@ -1209,8 +1093,8 @@ mod tests {
         for seed in 0..100 {
             let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
             let mut bb = b.clone();
-            let m = choose_move(&mut bb, Color::Black, Some(last), None, &mut rng, &none)
-                .expect("a move");
+            let m =
+                choose_move(&mut bb, Color::Black, Some(last), &mut rng, &none).expect("a move");
             let (dx, dy) = offset(m);
             far += usize::from(dx.abs() > 1 || dy.abs() > 1);
         }
@@ -1233,8 +1117,8 @@ mod tests {
             let mut r1 = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
             let mut r2 = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
             let (mut b1, mut b2) = (b.clone(), b.clone());
-            let m1 = choose_move(&mut b1, Color::White, Some(last), None, &mut r1, &off);
-            let m2 = choose_move(&mut b2, Color::White, Some(last), None, &mut r2, &tuned);
+            let m1 = choose_move(&mut b1, Color::White, Some(last), &mut r1, &off);
+            let m2 = choose_move(&mut b2, Color::White, Some(last), &mut r2, &tuned);
             assert_eq!(m1, m2, "seed {seed}");
             assert_eq!(
                 r1.next_u64(),
