@@ -59,10 +59,6 @@ pub const SETTINGS: &[(&str, &str)] = &[
         "playouts: allow self-ataris that reading calls good (yes/no)",
     ),
     (
-        "prior_escape_ladder",
-        "hand prior: ladder steps read before an atari escape gets its bonus (0 off, at most 300)",
-    ),
-    (
         "prior_escape_read",
         "hand prior: no escape bonus for an escape the full ladder reader calls caught (yes/no)",
     ),
@@ -147,7 +143,6 @@ impl SearchConfig {
             "ladder_budget" => self.playout.ladder_budget = integer(key, v, 0, 200)?,
             "ladder_in_shapes" => self.playout.ladder_in_shapes = yes_no(key, v)?,
             "self_atari_reading" => self.playout.self_atari_reading = yes_no(key, v)?,
-            "prior_escape_ladder" => self.prior.escape_ladder_budget = integer(key, v, 0, 300)?,
             "prior_escape_read" => self.prior.escape_read = yes_no(key, v)?,
             "playout_gammas" => self.playout.gammas = yes_no(key, v)?,
             "gamma_rest" => self.playout.gamma_rest = number(key, v, 0.0, 1e6)? as f32,
@@ -178,7 +173,7 @@ mod tests {
             "prior_hand" => "no",
             "ladder_in_shapes" | "self_atari_reading" => "no",
             "playout_gammas" | "gamma_shapes" | "prior_escape_read" => "yes",
-            "ladder_budget" | "prior_escape_ladder" => "17",
+            "ladder_budget" => "17",
             "expand_visits" => "5",
             "prior_growth" => "0.5",
             "atari_prob" | "pattern_prob" | "self_atari_reject" => "0.31",

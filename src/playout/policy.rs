@@ -153,20 +153,6 @@ pub struct PriorConfig {
     /// Prior wins for a third-line move (fourth too from 13x13) in an empty
     /// area.
     pub prior_empty_third: f32,
-    /// Ladder steps read before an atari escape gets
-    /// [`PriorConfig::prior_escape`]: an extension that a ladder captures
-    /// anyway ([`tactics::extension_is_ladder_dead`]) gets the losses of
-    /// [`PriorConfig::prior_self_atari`] instead. 0 reads nothing, and
-    /// every escape with two liberties gets the bonus. Off by default:
-    /// it stops the run of a dead ladder that lost a 9x9 game to GNU Go
-    /// (five extensions in a row, each chosen at 20,000 playouts), but
-    /// with 100 steps it won 24 of 58 9x9 games against main (081bf17)
-    /// at 5,000 playouts (41.4%, SPRT 0/30 stopped) and GNU Go's 19x19
-    /// move suites passed 218 tests against 229 (seeds 1 + 2, 5,000
-    /// playouts). The one-line reader follows neither counter-ataris
-    /// nor the defender's other escapes, so it may call a chain dead
-    /// that gets away.
-    pub escape_ladder_budget: u32,
     /// Read every atari escape with the pattern features' full ladder
     /// reader ([`crate::patterns::features::ladder_captured`], which
     /// follows the defender's captures of the attacking stones, 300
@@ -193,7 +179,6 @@ impl Default for PriorConfig {
             prior_near_last: [12.0, 6.0],
             prior_empty_low: 15.0,
             prior_empty_third: 10.0,
-            escape_ladder_budget: 0,
             escape_read: false,
         }
     }
@@ -729,12 +714,8 @@ pub fn prior(
         );
     }
     let libs = b.liberties_after(c, p, 3);
-    if escapes && libs >= 2 {
-        if ladder_dead_extension(b, c, p, cfg.escape_ladder_budget) {
-            pr.visits += cfg.prior_self_atari;
-        } else if !(cfg.escape_read && escape_is_read_dead(b, c, p)) {
-            bonus(&mut pr, cfg.prior_escape);
-        }
+    if escapes && libs >= 2 && !(cfg.escape_read && escape_is_read_dead(b, c, p)) {
+        bonus(&mut pr, cfg.prior_escape);
     }
     if libs < 2 && captured == 0 {
         pr.visits += cfg.prior_self_atari;
@@ -943,25 +924,6 @@ mod tests {
         let (before, after, open_plain, open_read) = escape_priors(&read);
         assert_eq!(before.wins - after.wins, plain.prior_escape);
         assert_eq!(before.visits - after.visits, plain.prior_escape);
-        assert_eq!(open_read, open_plain);
-    }
-
-    #[test]
-    fn a_ladder_dead_escape_gets_losses_in_the_prior() {
-        let plain = PriorConfig::default();
-        let read = PriorConfig {
-            escape_ladder_budget: 20,
-            ..PriorConfig::default()
-        };
-        let (before, after, open_plain, open_read) = escape_priors(&read);
-        // The escape bonus (wins) becomes the self-atari's losses.
-        assert_eq!(before.wins - after.wins, plain.prior_escape);
-        assert_eq!(
-            before.visits - after.visits,
-            plain.prior_escape - plain.prior_self_atari
-        );
-        assert!(after.wins / after.visits < before.wins / before.visits);
-        // An escape that gets away keeps its bonus.
         assert_eq!(open_read, open_plain);
     }
 
