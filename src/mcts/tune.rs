@@ -59,10 +59,6 @@ pub const SETTINGS: &[(&str, &str)] = &[
         "playouts: allow self-ataris that reading calls good (yes/no)",
     ),
     (
-        "prior_escape_read",
-        "hand prior: no escape bonus for an escape the full ladder reader calls caught (yes/no)",
-    ),
-    (
         "playout_gammas",
         "playouts: learned 3x3 ratings in place of the shape replies (yes/no)",
     ),
@@ -143,7 +139,6 @@ impl SearchConfig {
             "ladder_budget" => self.playout.ladder_budget = integer(key, v, 0, 200)?,
             "ladder_in_shapes" => self.playout.ladder_in_shapes = yes_no(key, v)?,
             "self_atari_reading" => self.playout.self_atari_reading = yes_no(key, v)?,
-            "prior_escape_read" => self.prior.escape_read = yes_no(key, v)?,
             "playout_gammas" => self.playout.gammas = yes_no(key, v)?,
             "gamma_rest" => self.playout.gamma_rest = number(key, v, 0.0, 1e6)? as f32,
             "gamma_min" => self.playout.gamma_min = number(key, v, 0.0, 1e6)? as f32,
@@ -172,7 +167,7 @@ mod tests {
             "priors" => "hand",
             "prior_hand" => "no",
             "ladder_in_shapes" | "self_atari_reading" => "no",
-            "playout_gammas" | "gamma_shapes" | "prior_escape_read" => "yes",
+            "playout_gammas" | "gamma_shapes" => "yes",
             "ladder_budget" => "17",
             "expand_visits" => "5",
             "prior_growth" => "0.5",

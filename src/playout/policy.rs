@@ -153,18 +153,6 @@ pub struct PriorConfig {
     /// Prior wins for a third-line move (fourth too from 13x13) in an empty
     /// area.
     pub prior_empty_third: f32,
-    /// Read every atari escape with the pattern features' full ladder
-    /// reader ([`crate::patterns::features::ladder_captured`], which
-    /// follows the defender's captures of the attacking stones, 300
-    /// positions at most) before it gets [`PriorConfig::prior_escape`]:
-    /// an escape the ladder catches gets neither the bonus nor a penalty
-    /// (the pattern ratings already rate such an escape low). Off by
-    /// default: against main (c97e4bc) it won 248 of 463 9x9 games at
-    /// 5,000 playouts (53.6%, 49.0-58.1; SPRT 0/30 undecided, stopped),
-    /// at the same time a move (0.075 s), while the 19x19 figures against
-    /// GNU Go were measured without it; the test that matters for
-    /// ladders is 19x19 against GNU Go.
-    pub escape_read: bool,
 }
 
 impl Default for PriorConfig {
@@ -179,7 +167,6 @@ impl Default for PriorConfig {
             prior_near_last: [12.0, 6.0],
             prior_empty_low: 15.0,
             prior_empty_third: 10.0,
-            escape_read: false,
         }
     }
 }
@@ -544,22 +531,6 @@ fn ladder_dead_extension(b: &Board, c: Color, q: Point, budget: u32) -> bool {
         })
 }
 
-/// Whether every chain of `c` that `q` would extend from atari is caught
-/// in a ladder by the features' full reader.
-fn escape_is_read_dead(b: &Board, c: Color, q: Point) -> bool {
-    let mut any = false;
-    for s in q.neighbors() {
-        if b.get(s) == Some(c) && b.last_liberty(s) == Some(q) {
-            let mut budget = crate::patterns::features::LADDER_BUDGET;
-            if !crate::patterns::features::ladder_captured(b, s, &mut budget) {
-                return false;
-            }
-            any = true;
-        }
-    }
-    any
-}
-
 /// Picks the playout move for `c`, or `None` to pass. `last` is the
 /// previous move (its point, whether or not the stone is still there).
 pub(crate) fn choose_move<R: Rng>(
@@ -714,7 +685,7 @@ pub fn prior(
         );
     }
     let libs = b.liberties_after(c, p, 3);
-    if escapes && libs >= 2 && !(cfg.escape_read && escape_is_read_dead(b, c, p)) {
+    if escapes && libs >= 2 {
         bonus(&mut pr, cfg.prior_escape);
     }
     if libs < 2 && captured == 0 {
@@ -892,39 +863,6 @@ mod tests {
         let sa = prior(&b, Color::White, at(&b, "B5"), None, None, &cfg);
         let plain_w = prior(&b, Color::White, at(&b, "D3"), None, None, &cfg);
         assert!(sa.wins / sa.visits < plain_w.wins / plain_w.visits);
-    }
-
-    /// White's escape D5 in [`LADDER`] (Black E6 put White D6 in atari;
-    /// D5 runs into a ladder) and in the same position without Black E5
-    /// (D5 reaches three liberties): the priors under the default and
-    /// under `read`, as (ladder default, ladder `read`, open default,
-    /// open `read`).
-    fn escape_priors(read: &PriorConfig) -> (Prior, Prior, Prior, Prior) {
-        let ladder = Board::from_diagram(LADDER).unwrap();
-        let mut open = ladder.clone();
-        open.set(at(&ladder, "E5"), None).unwrap();
-        let (d5, e6) = (at(&ladder, "D5"), at(&ladder, "E6"));
-        let plain = PriorConfig::default();
-        let w = Color::White;
-        (
-            prior(&ladder, w, d5, Some(e6), None, &plain),
-            prior(&ladder, w, d5, Some(e6), None, read),
-            prior(&open, w, d5, Some(e6), None, &plain),
-            prior(&open, w, d5, Some(e6), None, read),
-        )
-    }
-
-    #[test]
-    fn a_read_dead_escape_loses_its_bonus_and_nothing_more() {
-        let plain = PriorConfig::default();
-        let read = PriorConfig {
-            escape_read: true,
-            ..PriorConfig::default()
-        };
-        let (before, after, open_plain, open_read) = escape_priors(&read);
-        assert_eq!(before.wins - after.wins, plain.prior_escape);
-        assert_eq!(before.visits - after.visits, plain.prior_escape);
-        assert_eq!(open_read, open_plain);
     }
 
     #[test]
