@@ -102,8 +102,7 @@ struct GtpArgs {
     /// default) or `hand` (the hand-written knowledge alone).
     #[arg(long, value_name = "patterns|hand", default_value = "patterns")]
     priors: kosumi::mcts::PriorSource,
-    /// Virtual visits the pattern priors give each move on 9x9 (on every
-    /// size unless `--set prior_growth` scales them; for tuning).
+    /// Virtual visits the pattern priors give each move (for tuning).
     #[arg(long, value_name = "N", hide = true)]
     prior_visits: Option<f32>,
     /// Exponent on a move's rating relative to the best (for tuning).

@@ -11,8 +11,7 @@
 //!   [`PatternPriorConfig::hand`]).
 //!
 //! From gammas to priors: among the candidates of one expansion, the move
-//! with the largest gamma gets `visits` virtual visits (scaled with the
-//! board by [`PatternPriorConfig::growth`], off by default), all of them wins;
+//! with the largest gamma gets `visits` virtual visits, all of them wins;
 //! a move with gamma `g` gets the same visits with `visits * (g / g_max) ^
 //! exponent` wins. The exponent below 1 flattens the ratings' huge range
 //! (a first-line move on an empty board rates about a ten-thousandth of a
@@ -65,18 +64,9 @@ impl std::str::FromStr for PriorSource {
 /// The knobs of the pattern priors.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PatternPriorConfig {
-    /// Virtual visits the rating adds to every candidate on 9x9; other
-    /// sizes scale them by [`PatternPriorConfig::growth`].
+    /// Virtual visits the rating adds to every candidate, on every board
+    /// size.
     pub visits: f32,
-    /// Exponent on `size / 9` that scales [`PatternPriorConfig::visits`]
-    /// with the board ([`PatternPriorConfig::visits_for`]): 1 gives 20
-    /// visits on 9x9, 29 on 13x13 and 42 on 19x19. 0, the default, keeps
-    /// the same visits on every size. With 1, GNU Go's 19x19 move suites
-    /// pass more tests (152 of 323 against 145 at 10,000 playouts), but
-    /// 19x19 games did not show it stronger: 40 visits against 20 won 47%
-    /// of 67 games at 1,000 playouts; 9x9 games did not either (47.6% of
-    /// 84 at 5,000).
-    pub growth: f32,
     /// Exponent on a move's gamma relative to the best candidate's.
     pub exponent: f32,
     /// Keep every hand prior besides the ratings (otherwise only the even
@@ -88,21 +78,8 @@ impl Default for PatternPriorConfig {
     fn default() -> PatternPriorConfig {
         PatternPriorConfig {
             visits: 20.0,
-            growth: 0.0,
             exponent: 0.5,
             hand: true,
-        }
-    }
-}
-
-impl PatternPriorConfig {
-    /// The virtual visits of the ratings on a board of `size` lines:
-    /// `visits * (size / 9) ^ growth` (`visits` itself on 9x9).
-    pub fn visits_for(&self, size: usize) -> f32 {
-        if size == 9 {
-            self.visits
-        } else {
-            self.visits * (size as f32 / 9.0).powf(self.growth)
         }
     }
 }
@@ -180,7 +157,7 @@ fn add_pattern_priors(
         return;
     }
     let e = f64::from(pat.exponent);
-    let visits = pat.visits_for(ctx.board.size());
+    let visits = pat.visits;
     for (pr, &s) in out.iter_mut().zip(strengths.iter()) {
         let share = (s / best).powf(e) as f32;
         pr.visits += visits;
@@ -285,22 +262,10 @@ mod tests {
     }
 
     #[test]
-    fn rating_visits_grow_with_the_board() {
-        let pat = PatternPriorConfig {
-            growth: 1.0,
-            ..PatternPriorConfig::default()
-        };
-        assert_eq!(pat.visits_for(9), pat.visits);
-        let v19 = pat.visits_for(19);
-        assert!((v19 - pat.visits * 19.0 / 9.0).abs() < 1e-3, "{v19}");
-        assert!(pat.visits_for(13) > pat.visits && pat.visits_for(13) < v19);
-        assert!(pat.visits_for(5) < pat.visits);
+    fn rating_visits_are_the_same_on_every_size() {
         let flat = PatternPriorConfig::default();
-        assert!([2, 5, 9, 13, 19, 25]
-            .iter()
-            .all(|&n| flat.visits_for(n) == flat.visits));
-        // By default every candidate of a 19x19 expansion gets the 9x9
-        // visits (without the hand priors, each has the even prior plus
+        // Every candidate of a 19x19 expansion gets the same visits as on
+        // 9x9 (without the hand priors, each has the even prior plus
         // the ratings' visits).
         let b = Board::new(19).expect("size");
         let (_, pr) = all(&b, Color::Black, PriorSource::Patterns, false);
@@ -335,7 +300,7 @@ mod tests {
             .collect();
         let best = strengths.iter().fold(0.0f64, |b, &s| b.max(s));
         let e = f64::from(pat.exponent);
-        let visits = pat.visits_for(ctx.board.size());
+        let visits = pat.visits;
         for (pr, s) in out.iter_mut().zip(strengths) {
             let share = (s / best).powf(e) as f32;
             pr.visits += visits;

@@ -129,7 +129,6 @@ impl SearchConfig {
                     .map_err(|e| format!("{key}: {e}"))?
             }
             "prior_visits" => self.pattern_prior.visits = number(key, v, 0.0, 1e6)? as f32,
-            "prior_growth" => self.pattern_prior.growth = number(key, v, 0.0, 4.0)? as f32,
             "prior_exponent" => self.pattern_prior.exponent = number(key, v, 0.0, 100.0)? as f32,
             "prior_hand" => self.pattern_prior.hand = yes_no(key, v)?,
             "prior_even" => self.prior.prior_even = number(key, v, 0.0, 1e6)? as f32,
@@ -170,7 +169,6 @@ mod tests {
             "playout_gammas" | "gamma_shapes" => "yes",
             "ladder_budget" => "17",
             "expand_visits" => "5",
-            "prior_growth" => "0.5",
             "atari_prob" | "pattern_prob" | "self_atari_reject" => "0.31",
             "resign_threshold" => "0.27",
             _ => "7.5",
@@ -204,7 +202,6 @@ mod tests {
             "rave_equiv=-1",
             "rave_equiv=nan",
             "uct_c=inf",
-            "prior_growth=5",
             "expand_visits=7.5",
             "ladder_budget=-1",
             "atari_prob=1.5",
