@@ -2,7 +2,7 @@
 //! a child starts with when its parent is expanded.
 //!
 //! Two sources, chosen by [`PriorSource`]:
-//! - `Hand`: the hand-written knowledge of [`crate::playout::policy::prior`]
+//! - `Hand`: the hand-written knowledge of [`hand_prior`]
 //!   (captures, escapes, self-atari, a dozen MoGo shapes, distance to the
 //!   last moves, the line in an empty area);
 //! - `Patterns`: the learned move ratings of [`crate::patterns`] (Coulom's
@@ -23,7 +23,7 @@ use crate::board::Board;
 use crate::color::Color;
 use crate::patterns::lean::Scanner;
 use crate::patterns::{PatternTable, Position};
-use crate::playout::policy::{prior as hand_prior, Prior, PriorConfig};
+use crate::playout::shapes::is_shape;
 use crate::point::{Move, Point};
 
 /// Where the priors of new tree nodes come from.
@@ -61,6 +61,49 @@ impl std::str::FromStr for PriorSource {
     }
 }
 
+/// The knobs of [`hand_prior`]: virtual visits and wins from cheap knowledge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PriorConfig {
+    /// Prior virtual visits of every move, half of them wins.
+    pub prior_even: f32,
+    /// Prior wins (and visits) for capturing one stone.
+    pub prior_capture_one: f32,
+    /// Prior wins (and visits) for capturing two or more stones.
+    pub prior_capture_many: f32,
+    /// Prior wins (and visits) for saving an own chain from atari.
+    pub prior_escape: f32,
+    /// Prior losses (visits without wins) for a self-atari.
+    pub prior_self_atari: f32,
+    /// Prior wins (and visits) for a 3x3 shape ([`SHAPES`](crate::playout::shapes::SHAPES)).
+    pub prior_shape: f32,
+    /// Prior wins (and visits) for a move next to one of the last two
+    /// moves (distance `dx+dy+max(dx,dy)` at most 3), and near them (at most
+    /// 5).
+    pub prior_near_last: [f32; 2],
+    /// Prior losses for a first- or second-line move in an empty area (no
+    /// stone within distance 3).
+    pub prior_empty_low: f32,
+    /// Prior wins for a third-line move (fourth too from 13x13) in an empty
+    /// area.
+    pub prior_empty_third: f32,
+}
+
+impl Default for PriorConfig {
+    fn default() -> PriorConfig {
+        PriorConfig {
+            prior_even: 10.0,
+            prior_capture_one: 15.0,
+            prior_capture_many: 30.0,
+            prior_escape: 20.0,
+            prior_self_atari: 15.0,
+            prior_shape: 10.0,
+            prior_near_last: [12.0, 6.0],
+            prior_empty_low: 15.0,
+            prior_empty_third: 10.0,
+        }
+    }
+}
+
 /// The knobs of the pattern priors.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PatternPriorConfig {
@@ -82,6 +125,114 @@ impl Default for PatternPriorConfig {
             hand: true,
         }
     }
+}
+
+/// The prior of a move entering the tree, as virtual visits and wins (wins
+/// for the player making the move).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Prior {
+    /// Virtual visits.
+    pub visits: f32,
+    /// Virtual wins among them.
+    pub wins: f32,
+}
+
+/// Cheap knowledge about `c` playing the legal empty point `p`, given the
+/// last two moves: captures, escaping atari, self-atari, shape, distance to
+/// the last moves, and the line in an empty area (the opening).
+pub fn hand_prior(
+    b: &Board,
+    c: Color,
+    p: Point,
+    last: Option<Point>,
+    last2: Option<Point>,
+    cfg: &PriorConfig,
+) -> Prior {
+    let mut pr = Prior {
+        visits: cfg.prior_even,
+        wins: cfg.prior_even / 2.0,
+    };
+    let bonus = |pr: &mut Prior, w: f32| {
+        pr.visits += w;
+        pr.wins += w;
+    };
+    let opp = c.opponent();
+    let mut captured = 0usize;
+    let mut escapes = false;
+    for q in p.neighbors() {
+        match b.get(q) {
+            Some(col) if col == opp && b.in_atari(q) => captured += b.chain_len(q),
+            Some(col) if col == c && b.in_atari(q) => escapes = true,
+            _ => {}
+        }
+    }
+    if captured > 0 {
+        bonus(
+            &mut pr,
+            if captured == 1 {
+                cfg.prior_capture_one
+            } else {
+                cfg.prior_capture_many
+            },
+        );
+    }
+    let libs = b.liberties_after(c, p, 3);
+    if escapes && libs >= 2 {
+        bonus(&mut pr, cfg.prior_escape);
+    }
+    if libs < 2 && captured == 0 {
+        pr.visits += cfg.prior_self_atari;
+    }
+    if is_shape(b, p) {
+        bonus(&mut pr, cfg.prior_shape);
+    }
+    let near = |m: Option<Point>| {
+        m.map(|m| {
+            let dx = (m.x() as i32 - p.x() as i32).abs();
+            let dy = (m.y() as i32 - p.y() as i32).abs();
+            dx + dy + dx.max(dy)
+        })
+    };
+    // Distance dx + dy + max(dx, dy): 2 for a neighbour, 3 for a diagonal.
+    for d in [near(last), near(last2)].into_iter().flatten() {
+        if d <= 3 {
+            bonus(&mut pr, cfg.prior_near_last[0]);
+        } else if d <= 5 {
+            bonus(&mut pr, cfg.prior_near_last[1]);
+        }
+    }
+    // Lines in an empty area: low moves are bad, third and fourth line good.
+    let n = b.size();
+    let line = p.x().min(p.y()).min(n - 1 - p.x()).min(n - 1 - p.y());
+    if empty_area(b, p, 3) {
+        if line <= 1 {
+            pr.visits += cfg.prior_empty_low;
+        } else if line == 2 || (line == 3 && n >= 13) {
+            bonus(&mut pr, cfg.prior_empty_third);
+        }
+    }
+    pr
+}
+
+/// Whether no stone lies within Manhattan distance `r` of `p`.
+fn empty_area(b: &Board, p: Point, r: i32) -> bool {
+    let n = b.size() as i32;
+    let (px, py) = (p.x() as i32, p.y() as i32);
+    for dy in -r..=r {
+        let rest = r - dy.abs();
+        for dx in -rest..=rest {
+            let (x, y) = (px + dx, py + dy);
+            if x >= 0
+                && y >= 0
+                && x < n
+                && y < n
+                && b.get(Point::new(x as usize, y as usize)).is_some()
+            {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// The position a node is expanded in, as the priors see it.
@@ -360,5 +511,35 @@ mod tests {
         assert_eq!("hand".parse::<PriorSource>(), Ok(PriorSource::Hand));
         assert_eq!("patterns".parse::<PriorSource>(), Ok(PriorSource::Patterns));
         assert!("mogo".parse::<PriorSource>().is_err());
+    }
+
+    #[test]
+    fn prior_prefers_capture_and_dislikes_self_atari() {
+        let b = Board::from_diagram(
+            "
+            . . . . .
+            . . X . .
+            . X O X .
+            . X O X .
+            . . . . .",
+        )
+        .unwrap();
+        let cfg = PriorConfig::default();
+        let cap = hand_prior(&b, Color::Black, at(&b, "C1"), None, None, &cfg);
+        let plain = hand_prior(&b, Color::Black, at(&b, "E5"), None, None, &cfg);
+        assert!(cap.wins / cap.visits > plain.wins / plain.visits);
+        // White B5 would have one liberty (A5) and capture nothing.
+        let b = Board::from_diagram(
+            "
+            . . X . .
+            . X . . .
+            . . . . .
+            . . . . .
+            . . . . .",
+        )
+        .unwrap();
+        let sa = hand_prior(&b, Color::White, at(&b, "B5"), None, None, &cfg);
+        let plain_w = hand_prior(&b, Color::White, at(&b, "D3"), None, None, &cfg);
+        assert!(sa.wins / sa.visits < plain_w.wins / plain_w.visits);
     }
 }

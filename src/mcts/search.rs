@@ -9,7 +9,7 @@
 //! collision could only hide a move below the root, never allow an illegal
 //! one at the root. Playouts use the simple-ko rule only.
 
-use super::prior::{priors, PriorContext, PriorScratch};
+use super::prior::{priors, Prior, PriorContext, PriorScratch};
 use super::time::TimeBudget;
 use super::tree::{
     decode_move, encode_move, rave_value, Tree, EXPANDED, EXPANDING, FULL, LEAF, PASS,
@@ -19,7 +19,7 @@ use crate::board::Board;
 use crate::color::Color;
 use crate::game::Game;
 use crate::player::MoveFilter;
-use crate::playout::policy::{playout, Prior};
+use crate::playout::policy::playout;
 use crate::point::{Move, Point, ARRAY_LEN};
 use crate::rules::KoRule;
 use crate::zobrist::{SituationHash, StoneHash};

@@ -20,11 +20,14 @@
 //!
 //! [`shape3_atari`]: crate::patterns::shape::shape3_atari
 
+use super::policy::{playable, PlayoutConfig};
+use super::shapes::is_shape;
 use crate::board::Board;
 use crate::color::Color;
 use crate::patterns::shape::{shape3_symmetries, SHAPE3_BITS};
 use crate::patterns::{Family, PatternTable};
 use crate::point::{Point, STRIDE};
+use rand_xoshiro::rand_core::Rng;
 use std::sync::OnceLock;
 
 const BUILTIN: &str = include_str!("../../data/playout-gammas.tsv");
@@ -110,6 +113,79 @@ fn index_of_raw(raw: u32) -> Option<usize> {
         diag = diag * 4 + ((raw >> (16 + 2 * i)) & 3) as usize;
     }
     Some(orth + 1296 * diag)
+}
+
+/// Board offsets of the orthogonal neighbours, then the diagonals.
+const AROUND: [isize; 8] = [
+    -(STRIDE as isize),
+    1,
+    STRIDE as isize,
+    -1,
+    1 - STRIDE as isize,
+    1 + STRIDE as isize,
+    STRIDE as isize - 1,
+    -1 - (STRIDE as isize),
+];
+
+/// The local step with learned ratings ([`PlayoutConfig::gammas`]): a
+/// candidate next to `last` drawn by its gamma, or `None` for the random
+/// move (no candidate, or the draw fell on the rest weight). Draws one
+/// random number when there is a candidate, none otherwise.
+pub(super) fn reply<R: Rng>(
+    b: &Board,
+    c: Color,
+    last: Point,
+    cfg: &PlayoutConfig,
+    rng: &mut R,
+) -> Option<Point> {
+    let g = PlayoutGammas::builtin();
+    let i = last.index() as isize;
+    let mut points = [last; 8];
+    let mut weights = [0f32; 8];
+    let mut n = 0;
+    let mut total = 0f32;
+    for (k, d) in AROUND.iter().enumerate() {
+        let q = Point::from_index((i + d) as usize);
+        if !b.is_empty(q) {
+            continue;
+        }
+        let w = g.value(g.code(index(b, c, q)));
+        if w < cfg.gamma_min || w == 0.0 || (cfg.gamma_shapes && !is_shape(b, q)) {
+            continue;
+        }
+        let w = if k >= 4 { w * g.diagonal_factor() } else { w };
+        points[n] = q;
+        weights[n] = w;
+        n += 1;
+        total += w;
+    }
+    // Draw among the candidates and the rest; a drawn candidate that is
+    // not playable or a self-atari leaves and the draw is repeated, which
+    // draws from the good candidates and the rest in proportion, as
+    // filtering first would, with the tests made only on drawn points.
+    let rest = cfg.gamma_rest.max(0.0);
+    while n > 0 {
+        let unit = (rng.next_u64() >> 40) as f32 * (1.0 / (1u32 << 24) as f32);
+        let mut r = unit * (total + rest);
+        let mut drawn = None;
+        for (k, &w) in weights[..n].iter().enumerate() {
+            if r < w {
+                drawn = Some(k);
+                break;
+            }
+            r -= w;
+        }
+        let k = drawn?;
+        let q = points[k];
+        if playable(b, c, q) && b.liberties_after(c, q, 2) >= 2 {
+            return Some(q);
+        }
+        total -= weights[k];
+        n -= 1;
+        points[k] = points[n];
+        weights[k] = weights[n];
+    }
+    None
 }
 
 #[cfg(test)]
@@ -202,6 +278,22 @@ impl PlayoutGammas {
 mod tests {
     use super::*;
     use crate::patterns::shape::{canonical_shape3, shape3_atari, shape3_atari_from_cells};
+    use crate::playout::policy::choose_move;
+    use rand_xoshiro::rand_core::SeedableRng;
+
+    /// White D5 between black C5 and E5 on 7x7.
+    const HANE: &str = "
+            . . . . . . .
+            . . . . . . .
+            . . X O X . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .";
+
+    fn at(b: &Board, v: &str) -> Point {
+        b.test_point(v)
+    }
 
     #[test]
     fn dense_index_agrees_with_the_canonical_code() {
@@ -340,5 +432,107 @@ mod tests {
         assert!(gc > 10.0 * ge, "{gc} vs {ge}");
         assert_eq!(g.value(ZERO as u8), 1.0);
         assert_eq!(g.value(0), 0.0);
+    }
+
+    #[test]
+    fn gamma_step_plays_rated_local_moves_and_falls_through() {
+        // White E5 was just played next to Black D5. With no rest weight
+        // the move is always one of its empty neighbours (diagonals too)
+        // whose gamma reaches the minimum, never a self-atari; with a huge
+        // minimum there is no candidate and the random move follows.
+        let b = Board::from_diagram(
+            "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . X O . . . .
+            . . . . X . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+        )
+        .unwrap();
+        let last = at(&b, "E5");
+        let g = PlayoutGammas::builtin();
+        let cfg = PlayoutConfig {
+            atari_prob: 0.0,
+            gammas: true,
+            gamma_rest: 0.0,
+            ..PlayoutConfig::default()
+        };
+        // A move's offset from the last move.
+        let offset = |m: Point| {
+            (
+                m.x() as i32 - last.x() as i32,
+                m.y() as i32 - last.y() as i32,
+            )
+        };
+        let mut counts = std::collections::HashMap::new();
+        for seed in 0..400 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut bb = b.clone();
+            let m = choose_move(&mut bb, Color::Black, Some(last), &mut rng, &cfg).expect("a move");
+            let (dx, dy) = offset(m);
+            assert!(dx.abs() <= 1 && dy.abs() <= 1, "seed {seed}: {m:?}");
+            assert!(g.gamma(&b, Color::Black, m) >= cfg.gamma_min);
+            assert!(b.liberties_after(Color::Black, m, 2) >= 2);
+            *counts.entry(m).or_insert(0usize) += 1;
+        }
+        // Drawn in proportion to the weights (gamma, times the diagonal
+        // factor off the lines of the last move).
+        let weight = |x: Point| {
+            let d = x.x() != last.x() && x.y() != last.y();
+            g.gamma(&b, Color::Black, x) * if d { g.diagonal_factor() } else { 1.0 }
+        };
+        let sum: f32 = counts.keys().map(|&p| weight(p)).sum();
+        for (&p, &n) in &counts {
+            let share = weight(p) / sum;
+            let seen = n as f32 / 400.0;
+            assert!((seen - share).abs() < 0.07, "{p:?}: {seen} vs {share}");
+        }
+        assert!(counts.len() >= 2, "{counts:?}");
+        // No candidate reaches the minimum: the random move, anywhere.
+        let none = PlayoutConfig {
+            gamma_min: 1e9,
+            ..cfg.clone()
+        };
+        let mut far = 0;
+        for seed in 0..100 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut bb = b.clone();
+            let m =
+                choose_move(&mut bb, Color::Black, Some(last), &mut rng, &none).expect("a move");
+            let (dx, dy) = offset(m);
+            far += usize::from(dx.abs() > 1 || dy.abs() > 1);
+        }
+        assert!(far > 70, "{far}");
+    }
+
+    #[test]
+    fn gammas_off_draws_what_the_shapes_draw() {
+        // The knob off is the shape step: the same moves, seed for seed,
+        // as a configuration whose gamma settings differ.
+        let b = Board::from_diagram(HANE).unwrap();
+        let last = at(&b, "D5");
+        let off = PlayoutConfig::default();
+        let tuned = PlayoutConfig {
+            gamma_rest: 50.0,
+            gamma_min: 0.0,
+            ..PlayoutConfig::default()
+        };
+        for seed in 0..50 {
+            let mut r1 = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut r2 = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let (mut b1, mut b2) = (b.clone(), b.clone());
+            let m1 = choose_move(&mut b1, Color::White, Some(last), &mut r1, &off);
+            let m2 = choose_move(&mut b2, Color::White, Some(last), &mut r2, &tuned);
+            assert_eq!(m1, m2, "seed {seed}");
+            assert_eq!(
+                r1.next_u64(),
+                r2.next_u64(),
+                "seed {seed}: the streams part"
+            );
+        }
     }
 }
