@@ -9,6 +9,7 @@
 //!   previous moves, the lines from the edges, liberties after the move,
 //!   pressure on neighbouring chains, extending a chain of ours that has
 //!   two liberties, the shapes).
+//! - [`ladder`]: the ladder reader of the features.
 //! - [`lean`]: the same features for every candidate of one position at
 //!   once, the work per position shared (the search's priors).
 //! - [`mm`]: the minorization-maximization fit.
@@ -23,6 +24,7 @@
 
 pub mod data;
 pub mod features;
+pub mod ladder;
 pub mod lean;
 pub mod mm;
 pub mod shape;

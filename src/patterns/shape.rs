@@ -713,6 +713,29 @@ mod tests {
         Board::from_diagram(diagram).expect("diagram")
     }
 
+    /// A position of random legal moves from `seed` with about `fill` of
+    /// the points taken (captures may leave fewer).
+    fn random_position(size: usize, fill: f64, seed: u64) -> Board {
+        use rand_xoshiro::rand_core::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut b = Board::new(size).expect("size");
+        let target = (fill * (size * size) as f64) as usize;
+        let mut c = Color::Black;
+        for _ in 0..10 * size * size {
+            if b.points().filter(|&p| !b.is_empty(p)).count() >= target {
+                break;
+            }
+            let moves: Vec<Point> = crate::patterns::candidate_points(&b, c).collect();
+            if moves.is_empty() {
+                break;
+            }
+            let k = ((rng.next_u64() as u128 * moves.len() as u128) >> 64) as usize;
+            b.play_unchecked(c, moves[k]);
+            c = c.opponent();
+        }
+        b
+    }
+
     /// The 8 transforms of a diagram board (x, y) -> t(x, y) about the centre.
     fn transformed(b: &Board, t: usize) -> Board {
         let n = b.size() as i32;
@@ -871,8 +894,7 @@ mod tests {
         // lies off the board; the grid refilled from a larger board to a
         // smaller one and back.
         for (size, seed) in [(19, 3), (2, 1), (5, 2), (9, 4), (25, 5), (7, 6)] {
-            let game = crate::mcts::middle_game(size, 0.4, seed).expect("position");
-            let b = game.board();
+            let b = &random_position(size, 0.4, seed);
             for me in [Color::Black, Color::White] {
                 grid.fill(b, me);
                 for p in b.points().filter(|&p| b.is_empty(p)) {
@@ -901,8 +923,7 @@ mod tests {
     fn fast_large_patterns_match_the_direct_sum() {
         // A random 19x19 middle game, both colours to move, every empty point
         // (edges and corners included).
-        let game = crate::mcts::middle_game(19, 0.4, 7).expect("position");
-        let b = game.board();
+        let b = &random_position(19, 0.4, 7);
         let mut checked = 0;
         for p in b.points().filter(|&p| b.is_empty(p)) {
             for me in [Color::Black, Color::White] {
