@@ -59,22 +59,6 @@ pub const SETTINGS: &[(&str, &str)] = &[
         "playouts: allow self-ataris that reading calls good (yes/no)",
     ),
     (
-        "playout_gammas",
-        "playouts: learned 3x3 ratings in place of the shape replies (yes/no)",
-    ),
-    (
-        "gamma_rest",
-        "playouts with gammas: the random move's weight against the local gammas (>= 0)",
-    ),
-    (
-        "gamma_min",
-        "playouts with gammas: the least gamma of a local candidate (>= 0)",
-    ),
-    (
-        "gamma_shapes",
-        "playouts with gammas: only the hand-written shapes are candidates (yes/no)",
-    ),
-    (
         "resign_threshold",
         "win rate below which the search resigns (0..0.5)",
     ),
@@ -138,10 +122,6 @@ impl SearchConfig {
             "ladder_budget" => self.playout.ladder_budget = integer(key, v, 0, 200)?,
             "ladder_in_shapes" => self.playout.ladder_in_shapes = yes_no(key, v)?,
             "self_atari_reading" => self.playout.self_atari_reading = yes_no(key, v)?,
-            "playout_gammas" => self.playout.gammas = yes_no(key, v)?,
-            "gamma_rest" => self.playout.gamma_rest = number(key, v, 0.0, 1e6)? as f32,
-            "gamma_min" => self.playout.gamma_min = number(key, v, 0.0, 1e6)? as f32,
-            "gamma_shapes" => self.playout.gamma_shapes = yes_no(key, v)?,
             "resign_threshold" => self.resign_threshold = number(key, v, 0.0, 0.5)?,
             _ => {
                 let keys: Vec<&str> = SETTINGS.iter().map(|s| s.0).collect();
@@ -166,7 +146,6 @@ mod tests {
             "priors" => "hand",
             "prior_hand" => "no",
             "ladder_in_shapes" | "self_atari_reading" => "no",
-            "playout_gammas" | "gamma_shapes" => "yes",
             "ladder_budget" => "17",
             "expand_visits" => "5",
             "atari_prob" | "pattern_prob" | "self_atari_reject" => "0.31",

@@ -146,14 +146,6 @@ fn transform_shape3(code: u32, perm: &[usize; 8]) -> u32 {
     out
 }
 
-/// A raw 3x3 code under each of the 8 symmetries of the square (the
-/// identity first): every raw code whose canonical form is
-/// `canonical_shape3(code)` is among them.
-pub fn shape3_symmetries(code: u32) -> [u32; 8] {
-    let perms = square_perms();
-    std::array::from_fn(|t| transform_shape3(code, &perms[t]))
-}
-
 /// Swaps own and opponent in a raw 3x3 code (the same cells seen by the
 /// other side).
 pub fn swap_shape3(code: u32) -> u32 {
@@ -209,39 +201,6 @@ pub fn shape3_with_moves(
         }
     }
     canonical_shape3(raw)
-}
-
-/// The raw 3x3 code of the playout policy around the empty point `p` for
-/// the side to move: each cell's state, and for a stone next to `p` only
-/// whether its chain is in atari (bit 4 of its cell; no two-liberty bit, no
-/// move marks). Constant time: the atari test reads the chain's liberty
-/// sums.
-pub fn shape3_atari_raw(board: &Board, me: Color, p: Point) -> u32 {
-    raw_with(board, me, p, |q| if board.in_atari(q) { 4 } else { 0 })
-}
-
-/// The canonical form of [`shape3_atari_raw`]: the key of the playout
-/// gammas (`kosumi patterns train --playout-shapes`).
-pub fn shape3_atari(board: &Board, me: Color, p: Point) -> u32 {
-    canonical_shape3(shape3_atari_raw(board, me, p))
-}
-
-/// The raw 3x3 code with the atari bits only ([`shape3_atari_raw`]) from
-/// its cells: `orth[i]` the state of the i-th orthogonal neighbour (north,
-/// east, south, west; 0 empty, 1 own, 2 opponent, 3 off the board),
-/// `atari[i]` whether that stone's chain is in atari, `diag[i]` the states
-/// of the diagonals (north-east, south-east, south-west, north-west).
-pub fn shape3_atari_from_cells(orth: [u8; 4], atari: [bool; 4], diag: [u8; 4]) -> u32 {
-    let mut code = 0u32;
-    for i in 0..4 {
-        let mut cell = u32::from(orth[i] & 3);
-        if atari[i] && (cell == 1 || cell == 2) {
-            cell |= 4;
-        }
-        code |= cell << cell_slot(i).0;
-        code |= u32::from(diag[i] & 3) << cell_slot(i + 4).0;
-    }
-    code
 }
 
 /// The canonical 3x3 code around the empty point `p` for the side to move.

@@ -10,8 +10,6 @@
 //! - `tactics`: the policy's cheap reading (ladders for atari escapes,
 //!   snapback and nakade self-ataris), each behind a [`PlayoutConfig`]
 //!   knob, on by default.
-//! - [`gammas`]: learned 3x3 shape ratings in a dense table, for the
-//!   policy's local step when [`PlayoutConfig::gammas`] is on.
 //! - [`random`]: the uniform draws both use ([`below`], [`random::chance`]).
 //! - [`bench`](mod@bench): `kosumi bench`, timed uniform playouts.
 //!
@@ -19,7 +17,6 @@
 //! calls in, never the reverse; the priors of the tree are `mcts::prior`'s.
 
 pub mod bench;
-pub mod gammas;
 pub mod policy;
 pub mod random;
 pub mod shapes;

@@ -13,10 +13,7 @@
 //!    point next to the last move whose 3x3 neighbourhood is one of the
 //!    [`SHAPES`](super::shapes::SHAPES), not a self-atari, and (with
 //!    [`PlayoutConfig::ladder_in_shapes`]) not the extension of a chain in
-//!    atari that a ladder captures anyway; or, with
-//!    [`PlayoutConfig::gammas`] (off by default), an empty point next to
-//!    the last move drawn by its learned 3x3 gamma ([`super::gammas`])
-//!    against a fixed weight for the random move;
+//!    atari that a ladder captures anyway;
 //! 3. a random point, drawn uniformly without replacement, that is legal,
 //!    not an eye of the mover, and not a self-atari of two or more stones
 //!    unless reading calls it a snapback or a nakade
@@ -32,7 +29,6 @@
 //! configuration. The priors of the moves entering the tree are the
 //! search's (`mcts::prior`).
 
-use super::gammas;
 use super::random::{below, chance};
 use super::shapes::{is_shape, OFFSETS};
 use super::tactics;
@@ -68,24 +64,6 @@ pub struct PlayoutConfig {
     /// snapback, a nakade) whatever its size; other self-ataris of two
     /// stones or more stay refused.
     pub self_atari_reading: bool,
-    /// Learned ratings in place of the shape step (2): the empty points
-    /// next to the last move (diagonals too) that are no self-atari and
-    /// whose 3x3 gamma ([`super::gammas`]) is at least
-    /// [`PlayoutConfig::gamma_min`] are candidates, weighted by that gamma
-    /// (a diagonal one times the learned distance factor); one of them is
-    /// drawn with probability `sum / (sum +`
-    /// [`PlayoutConfig::gamma_rest`]`)`, else the random move follows.
-    /// [`PlayoutConfig::pattern_prob`] is not used then.
-    pub gammas: bool,
-    /// With [`PlayoutConfig::gammas`]: the weight of the random move
-    /// against the local candidates' gammas.
-    pub gamma_rest: f32,
-    /// With [`PlayoutConfig::gammas`]: the least gamma of a candidate.
-    pub gamma_min: f32,
-    /// With [`PlayoutConfig::gammas`]: only points matching one of the
-    /// [`SHAPES`](super::shapes::SHAPES) are candidates (the shape step with the uniform choice
-    /// replaced by the gammas).
-    pub gamma_shapes: bool,
 }
 
 impl Default for PlayoutConfig {
@@ -99,10 +77,6 @@ impl Default for PlayoutConfig {
             ladder_budget: 20,
             ladder_in_shapes: true,
             self_atari_reading: true,
-            gammas: false,
-            gamma_rest: 0.5,
-            gamma_min: 1.0,
-            gamma_shapes: false,
         }
     }
 }
@@ -217,8 +191,8 @@ fn shape_replies(b: &Board, c: Color, last: Point, cfg: &PlayoutConfig, out: &mu
     }
 }
 
-/// The shape step (2): learned ratings with [`PlayoutConfig::gammas`],
-/// else the [`SHAPES`](super::shapes::SHAPES) with probability [`PlayoutConfig::pattern_prob`].
+/// The shape step (2): the [`SHAPES`](super::shapes::SHAPES) with
+/// probability [`PlayoutConfig::pattern_prob`].
 fn local_reply<R: Rng>(
     b: &Board,
     c: Color,
@@ -226,9 +200,7 @@ fn local_reply<R: Rng>(
     cfg: &PlayoutConfig,
     rng: &mut R,
 ) -> Option<Point> {
-    if cfg.gammas {
-        gammas::reply(b, c, last, cfg, rng)
-    } else if chance(rng, cfg.pattern_prob) {
+    if chance(rng, cfg.pattern_prob) {
         pick(rng, |out| shape_replies(b, c, last, cfg, out))
     } else {
         None
