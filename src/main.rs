@@ -102,8 +102,7 @@ struct GtpArgs {
     /// default) or `hand` (the hand-written knowledge alone).
     #[arg(long, value_name = "patterns|hand", default_value = "patterns")]
     priors: kosumi::mcts::PriorSource,
-    /// Virtual visits the pattern priors give each move on 9x9 (on every
-    /// size unless `--set prior_growth` scales them; for tuning).
+    /// Virtual visits the pattern priors give each move (for tuning).
     #[arg(long, value_name = "N", hide = true)]
     prior_visits: Option<f32>,
     /// Exponent on a move's rating relative to the best (for tuning).
@@ -112,10 +111,6 @@ struct GtpArgs {
     /// Keep the hand priors beside the pattern priors (for tuning).
     #[arg(long, value_name = "yes|no", hide = true, action = clap::ArgAction::Set, value_parser = parse_yes_no)]
     prior_hand: Option<bool>,
-    /// Learned 3x3 ratings in the playouts' shape step (for matches; the
-    /// same as `--set playout_gammas=yes|no`).
-    #[arg(long, value_name = "yes|no", hide = true, action = clap::ArgAction::Set, value_parser = parse_yes_no)]
-    playout_gammas: Option<bool>,
     /// A tuning setting KEY=VALUE (repeatable; for A/B matches).
     #[arg(long = "set", value_name = "KEY=VALUE", hide = true, value_parser = parse_setting)]
     settings: Vec<String>,
@@ -185,9 +180,6 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         if let Some(h) = a.prior_hand {
             cfg.pattern_prior.hand = h;
         }
-        if let Some(g) = a.playout_gammas {
-            cfg.playout.gammas = g;
-        }
         for s in &a.settings {
             // Checked by the parser already.
             let _ = cfg.set(s);
@@ -236,9 +228,6 @@ enum Command {
         /// Repetitions (with --search); the median is reported.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]
         repeat: u64,
-        /// Learned 3x3 ratings in the playouts (with --search).
-        #[arg(long, value_name = "yes|no", hide = true, action = clap::ArgAction::Set, value_parser = parse_yes_no)]
-        playout_gammas: Option<bool>,
     },
     /// Replay SGF files: one line per game (size, moves, rules, komi, the
     /// result in the file, the Tromp-Taylor area score of the final
@@ -322,11 +311,6 @@ enum PatternsAction {
         /// ablations.
         #[arg(long, value_delimiter = ',', value_parser = parse_family)]
         without: Vec<kosumi::patterns::Family>,
-        /// Key the 3x3 shapes as the playout policy reads them (atari bits
-        /// only, no marks of the previous moves): the playout gammas'
-        /// table (`data/playout-gammas.tsv`).
-        #[arg(long)]
-        playout_shapes: bool,
     },
     /// Move prediction on the held-out records: top-1 and top-5 per board
     /// size, and top-1 with each feature family's gammas set to 1.
@@ -359,7 +343,6 @@ fn run_patterns(action: PatternsAction) -> ExitCode {
             min_count,
             prior,
             without,
-            playout_shapes,
         } => {
             if !(prior.is_finite() && prior > 0.0) {
                 eprintln!("kosumi: --prior must be positive");
@@ -377,9 +360,6 @@ fn run_patterns(action: PatternsAction) -> ExitCode {
                 let names: Vec<&str> = without.iter().map(|f| f.name()).collect();
                 command.push_str(&format!(" --without {}", names.join(",")));
             }
-            if playout_shapes {
-                command.push_str(" --playout-shapes");
-            }
             let cmd = patterns::TrainCommand {
                 games,
                 holdout,
@@ -389,7 +369,6 @@ fn run_patterns(action: PatternsAction) -> ExitCode {
                     without,
                     prior,
                     header: vec![command],
-                    playout_shapes,
                 },
             };
             let table = match patterns::train_command(&cmd, &mut log) {
@@ -934,9 +913,6 @@ fn gtp_words(a: &GtpArgs) -> Vec<String> {
     if let Some(h) = a.prior_hand {
         w.push(format!("--prior-hand={}", if h { "yes" } else { "no" }));
     }
-    if let Some(g) = a.playout_gammas {
-        w.push(format!("--playout-gammas={}", if g { "yes" } else { "no" }));
-    }
     for s in &a.settings {
         w.push(format!("--set={s}"));
     }
@@ -1077,7 +1053,6 @@ fn main() -> ExitCode {
             threads,
             position,
             repeat,
-            playout_gammas,
         }) => {
             let size = size as usize;
             let game = if position == "middle" {
@@ -1089,10 +1064,7 @@ fn main() -> ExitCode {
                 eprintln!("kosumi: cannot set up a {size}x{size} {position} position");
                 return ExitCode::FAILURE;
             };
-            let playout = kosumi::playout::PlayoutConfig {
-                gammas: playout_gammas.unwrap_or(false),
-                ..kosumi::playout::PlayoutConfig::default()
-            };
+            let playout = kosumi::playout::PlayoutConfig::default();
             let r = kosumi::mcts::bench_search_with(
                 &game,
                 threads,

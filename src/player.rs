@@ -317,7 +317,7 @@ pub fn policy_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
     let mut first_play = [0u8; ARRAY_LEN];
     // The playout fills `own` with the final owners as it scores.
     mean_ownership(game, playouts, seed, |b, c, rng, own| {
-        playout(b, c, None, None, rng, &cfg, &mut first_play, own, None);
+        playout(b, c, None, rng, &cfg, &mut first_play, own);
     })
 }
 

@@ -26,7 +26,6 @@ fn options(iterations: usize) -> TrainOptions {
         without: Vec::new(),
         prior: 1.0,
         header: vec!["kosumi patterns, features v2".into(), "test".into()],
-        playout_shapes: false,
     }
 }
 
@@ -71,32 +70,6 @@ fn leaving_a_family_out_removes_its_features() {
     assert_eq!(t.count(Family::DistPrev), 0);
     assert_eq!(s.features[Family::Large as usize], 0);
     assert!(t.count(Family::Shape3) > 100);
-}
-
-#[test]
-fn playout_shapes_are_keyed_by_atari_bits_alone() {
-    // The playout table's shapes: every key is a canonical 3x3 code with
-    // no two-liberty bit and no move mark, and they are fewer than the
-    // usual shapes' keys (which mark the previous moves).
-    let recs = records();
-    let mut log = |_: &str| {};
-    let mut opts = options(2);
-    opts.without = vec![Family::Large, Family::Capture, Family::Libs];
-    let (usual, _) = patterns::train(&recs, &opts, &mut log);
-    opts.playout_shapes = true;
-    let (t, _) = patterns::train(&recs, &opts, &mut log);
-    let keys: Vec<u64> = t.features(Family::Shape3).map(|(k, _)| k).collect();
-    assert!(keys.len() > 100, "{}", keys.len());
-    assert!(keys.len() < usual.count(Family::Shape3));
-    for k in keys {
-        let code = k as u32;
-        assert_eq!(code >> patterns::shape::SHAPE3_BITS, 0, "{k:x}");
-        for i in 0..4 {
-            assert_eq!((code >> (4 * i)) & 8, 0, "{k:x}");
-        }
-        assert_eq!(patterns::shape::canonical_shape3(code), code);
-    }
-    assert!(t.count(Family::DistPrev) > 0);
 }
 
 #[test]

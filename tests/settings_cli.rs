@@ -121,7 +121,12 @@ fn tuning_settings_are_checked() {
         &["selfplay", "--out", "/nonexistent-kosumi-dir"][..],
         &["regress", "x.tst"][..],
     ] {
-        for bad in ["nonsense=1", "rave_equiv=-3", "lgrf=perhaps", "uct_c"] {
+        for bad in [
+            "nonsense=1",
+            "rave_equiv=-3",
+            "ladder_in_shapes=perhaps",
+            "uct_c",
+        ] {
             let given = format!("--set={bad}");
             let mut a = args.to_vec();
             a.push(&given);

@@ -3,11 +3,11 @@
 //! - [`tree`]: the node arena shared by the search threads (atomics, no
 //!   locks), virtual loss, the selection formula as a pure function, and
 //!   tree reuse ([`tree::Tree::reroot`]).
-//! - the playout policy, 3x3 shapes and priors from cheap Go knowledge
-//!   are in [`crate::playout::policy`]; the search holds their settings
-//!   ([`SearchConfig::playout`], [`SearchConfig::prior`]).
-//! - [`prior`]: the priors of new nodes, from the hand-written knowledge
-//!   or the learned pattern ratings ([`SearchConfig::prior_source`]).
+//! - the playout policy and the 3x3 shapes are in [`crate::playout`]; the
+//!   search holds the policy's settings ([`SearchConfig::playout`]).
+//! - [`prior`]: the priors of new nodes and their settings, from the
+//!   hand-written knowledge or the learned pattern ratings
+//!   ([`SearchConfig::prior_source`]).
 //! - [`time`]: the thinking budget as a pure function of the clock.
 //! - [`search`]: one search over several threads.
 //!
@@ -36,10 +36,10 @@ use crate::color::Color;
 use crate::endgame;
 use crate::game::{Game, PlayedMove};
 use crate::player::{Decision, GenmoveRequest, MoveFilter, Player};
-use crate::playout::policy::{self, PlayoutConfig, PriorConfig};
+use crate::playout::policy::{self, PlayoutConfig};
 use crate::point::Move;
 use crate::rules::Rules;
-pub use prior::{PatternPriorConfig, PriorSource};
+pub use prior::{PatternPriorConfig, PriorConfig, PriorSource};
 pub use search::Limits;
 use search::{root_children_legal, Search};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -835,9 +835,7 @@ pub fn middle_game(size: usize, fill: f64, seed: u64) -> Option<Game> {
         let moves = game.moves();
         let last = moves.last().and_then(|m| m.mv.point());
         let mut b = game.board().clone();
-        // No `last2`: the positions stay those of the earlier builds
-        // whatever `capture_last2` is.
-        let mv = policy::choose_move(&mut b, c, last, None, &mut rng, &cfg.playout)
+        let mv = policy::choose_move(&mut b, c, last, &mut rng, &cfg.playout)
             .map_or(Move::Pass, Move::Play);
         if game.play(c, mv).is_err() {
             game.play(c, Move::Pass).ok()?;

@@ -2,7 +2,7 @@
 //! a child starts with when its parent is expanded.
 //!
 //! Two sources, chosen by [`PriorSource`]:
-//! - `Hand`: the hand-written knowledge of [`crate::playout::policy::prior`]
+//! - `Hand`: the hand-written knowledge of [`hand_prior`]
 //!   (captures, escapes, self-atari, a dozen MoGo shapes, distance to the
 //!   last moves, the line in an empty area);
 //! - `Patterns`: the learned move ratings of [`crate::patterns`] (Coulom's
@@ -11,8 +11,7 @@
 //!   [`PatternPriorConfig::hand`]).
 //!
 //! From gammas to priors: among the candidates of one expansion, the move
-//! with the largest gamma gets `visits` virtual visits (scaled with the
-//! board by [`PatternPriorConfig::growth`], off by default), all of them wins;
+//! with the largest gamma gets `visits` virtual visits, all of them wins;
 //! a move with gamma `g` gets the same visits with `visits * (g / g_max) ^
 //! exponent` wins. The exponent below 1 flattens the ratings' huge range
 //! (a first-line move on an empty board rates about a ten-thousandth of a
@@ -24,7 +23,7 @@ use crate::board::Board;
 use crate::color::Color;
 use crate::patterns::lean::Scanner;
 use crate::patterns::{PatternTable, Position};
-use crate::playout::policy::{prior as hand_prior, Prior, PriorConfig};
+use crate::playout::shapes::is_shape;
 use crate::point::{Move, Point};
 
 /// Where the priors of new tree nodes come from.
@@ -62,21 +61,55 @@ impl std::str::FromStr for PriorSource {
     }
 }
 
+/// The knobs of [`hand_prior`]: virtual visits and wins from cheap knowledge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PriorConfig {
+    /// Prior virtual visits of every move, half of them wins.
+    pub prior_even: f32,
+    /// Prior wins (and visits) for capturing one stone.
+    pub prior_capture_one: f32,
+    /// Prior wins (and visits) for capturing two or more stones.
+    pub prior_capture_many: f32,
+    /// Prior wins (and visits) for saving an own chain from atari.
+    pub prior_escape: f32,
+    /// Prior losses (visits without wins) for a self-atari.
+    pub prior_self_atari: f32,
+    /// Prior wins (and visits) for a 3x3 shape ([`SHAPES`](crate::playout::shapes::SHAPES)).
+    pub prior_shape: f32,
+    /// Prior wins (and visits) for a move next to one of the last two
+    /// moves (distance `dx+dy+max(dx,dy)` at most 3), and near them (at most
+    /// 5).
+    pub prior_near_last: [f32; 2],
+    /// Prior losses for a first- or second-line move in an empty area (no
+    /// stone within distance 3).
+    pub prior_empty_low: f32,
+    /// Prior wins for a third-line move (fourth too from 13x13) in an empty
+    /// area.
+    pub prior_empty_third: f32,
+}
+
+impl Default for PriorConfig {
+    fn default() -> PriorConfig {
+        PriorConfig {
+            prior_even: 10.0,
+            prior_capture_one: 15.0,
+            prior_capture_many: 30.0,
+            prior_escape: 20.0,
+            prior_self_atari: 15.0,
+            prior_shape: 10.0,
+            prior_near_last: [12.0, 6.0],
+            prior_empty_low: 15.0,
+            prior_empty_third: 10.0,
+        }
+    }
+}
+
 /// The knobs of the pattern priors.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PatternPriorConfig {
-    /// Virtual visits the rating adds to every candidate on 9x9; other
-    /// sizes scale them by [`PatternPriorConfig::growth`].
+    /// Virtual visits the rating adds to every candidate, on every board
+    /// size.
     pub visits: f32,
-    /// Exponent on `size / 9` that scales [`PatternPriorConfig::visits`]
-    /// with the board ([`PatternPriorConfig::visits_for`]): 1 gives 20
-    /// visits on 9x9, 29 on 13x13 and 42 on 19x19. 0, the default, keeps
-    /// the same visits on every size. With 1, GNU Go's 19x19 move suites
-    /// pass more tests (152 of 323 against 145 at 10,000 playouts), but
-    /// 19x19 games did not show it stronger: 40 visits against 20 won 47%
-    /// of 67 games at 1,000 playouts; 9x9 games did not either (47.6% of
-    /// 84 at 5,000).
-    pub growth: f32,
     /// Exponent on a move's gamma relative to the best candidate's.
     pub exponent: f32,
     /// Keep every hand prior besides the ratings (otherwise only the even
@@ -88,23 +121,118 @@ impl Default for PatternPriorConfig {
     fn default() -> PatternPriorConfig {
         PatternPriorConfig {
             visits: 20.0,
-            growth: 0.0,
             exponent: 0.5,
             hand: true,
         }
     }
 }
 
-impl PatternPriorConfig {
-    /// The virtual visits of the ratings on a board of `size` lines:
-    /// `visits * (size / 9) ^ growth` (`visits` itself on 9x9).
-    pub fn visits_for(&self, size: usize) -> f32 {
-        if size == 9 {
-            self.visits
-        } else {
-            self.visits * (size as f32 / 9.0).powf(self.growth)
+/// The prior of a move entering the tree, as virtual visits and wins (wins
+/// for the player making the move).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Prior {
+    /// Virtual visits.
+    pub visits: f32,
+    /// Virtual wins among them.
+    pub wins: f32,
+}
+
+/// Cheap knowledge about `c` playing the legal empty point `p`, given the
+/// last two moves: captures, escaping atari, self-atari, shape, distance to
+/// the last moves, and the line in an empty area (the opening).
+pub fn hand_prior(
+    b: &Board,
+    c: Color,
+    p: Point,
+    last: Option<Point>,
+    last2: Option<Point>,
+    cfg: &PriorConfig,
+) -> Prior {
+    let mut pr = Prior {
+        visits: cfg.prior_even,
+        wins: cfg.prior_even / 2.0,
+    };
+    let bonus = |pr: &mut Prior, w: f32| {
+        pr.visits += w;
+        pr.wins += w;
+    };
+    let opp = c.opponent();
+    let mut captured = 0usize;
+    let mut escapes = false;
+    for q in p.neighbors() {
+        match b.get(q) {
+            Some(col) if col == opp && b.in_atari(q) => captured += b.chain_len(q),
+            Some(col) if col == c && b.in_atari(q) => escapes = true,
+            _ => {}
         }
     }
+    if captured > 0 {
+        bonus(
+            &mut pr,
+            if captured == 1 {
+                cfg.prior_capture_one
+            } else {
+                cfg.prior_capture_many
+            },
+        );
+    }
+    let libs = b.liberties_after(c, p, 3);
+    if escapes && libs >= 2 {
+        bonus(&mut pr, cfg.prior_escape);
+    }
+    if libs < 2 && captured == 0 {
+        pr.visits += cfg.prior_self_atari;
+    }
+    if is_shape(b, p) {
+        bonus(&mut pr, cfg.prior_shape);
+    }
+    let near = |m: Option<Point>| {
+        m.map(|m| {
+            let dx = (m.x() as i32 - p.x() as i32).abs();
+            let dy = (m.y() as i32 - p.y() as i32).abs();
+            dx + dy + dx.max(dy)
+        })
+    };
+    // Distance dx + dy + max(dx, dy): 2 for a neighbour, 3 for a diagonal.
+    for d in [near(last), near(last2)].into_iter().flatten() {
+        if d <= 3 {
+            bonus(&mut pr, cfg.prior_near_last[0]);
+        } else if d <= 5 {
+            bonus(&mut pr, cfg.prior_near_last[1]);
+        }
+    }
+    // Lines in an empty area: low moves are bad, third and fourth line good.
+    let n = b.size();
+    let line = p.x().min(p.y()).min(n - 1 - p.x()).min(n - 1 - p.y());
+    if empty_area(b, p, 3) {
+        if line <= 1 {
+            pr.visits += cfg.prior_empty_low;
+        } else if line == 2 || (line == 3 && n >= 13) {
+            bonus(&mut pr, cfg.prior_empty_third);
+        }
+    }
+    pr
+}
+
+/// Whether no stone lies within Manhattan distance `r` of `p`.
+fn empty_area(b: &Board, p: Point, r: i32) -> bool {
+    let n = b.size() as i32;
+    let (px, py) = (p.x() as i32, p.y() as i32);
+    for dy in -r..=r {
+        let rest = r - dy.abs();
+        for dx in -rest..=rest {
+            let (x, y) = (px + dx, py + dy);
+            if x >= 0
+                && y >= 0
+                && x < n
+                && y < n
+                && b.get(Point::new(x as usize, y as usize)).is_some()
+            {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// The position a node is expanded in, as the priors see it.
@@ -180,7 +308,7 @@ fn add_pattern_priors(
         return;
     }
     let e = f64::from(pat.exponent);
-    let visits = pat.visits_for(ctx.board.size());
+    let visits = pat.visits;
     for (pr, &s) in out.iter_mut().zip(strengths.iter()) {
         let share = (s / best).powf(e) as f32;
         pr.visits += visits;
@@ -285,22 +413,10 @@ mod tests {
     }
 
     #[test]
-    fn rating_visits_grow_with_the_board() {
-        let pat = PatternPriorConfig {
-            growth: 1.0,
-            ..PatternPriorConfig::default()
-        };
-        assert_eq!(pat.visits_for(9), pat.visits);
-        let v19 = pat.visits_for(19);
-        assert!((v19 - pat.visits * 19.0 / 9.0).abs() < 1e-3, "{v19}");
-        assert!(pat.visits_for(13) > pat.visits && pat.visits_for(13) < v19);
-        assert!(pat.visits_for(5) < pat.visits);
+    fn rating_visits_are_the_same_on_every_size() {
         let flat = PatternPriorConfig::default();
-        assert!([2, 5, 9, 13, 19, 25]
-            .iter()
-            .all(|&n| flat.visits_for(n) == flat.visits));
-        // By default every candidate of a 19x19 expansion gets the 9x9
-        // visits (without the hand priors, each has the even prior plus
+        // Every candidate of a 19x19 expansion gets the same visits as on
+        // 9x9 (without the hand priors, each has the even prior plus
         // the ratings' visits).
         let b = Board::new(19).expect("size");
         let (_, pr) = all(&b, Color::Black, PriorSource::Patterns, false);
@@ -335,7 +451,7 @@ mod tests {
             .collect();
         let best = strengths.iter().fold(0.0f64, |b, &s| b.max(s));
         let e = f64::from(pat.exponent);
-        let visits = pat.visits_for(ctx.board.size());
+        let visits = pat.visits;
         for (pr, s) in out.iter_mut().zip(strengths) {
             let share = (s / best).powf(e) as f32;
             pr.visits += visits;
@@ -395,5 +511,35 @@ mod tests {
         assert_eq!("hand".parse::<PriorSource>(), Ok(PriorSource::Hand));
         assert_eq!("patterns".parse::<PriorSource>(), Ok(PriorSource::Patterns));
         assert!("mogo".parse::<PriorSource>().is_err());
+    }
+
+    #[test]
+    fn prior_prefers_capture_and_dislikes_self_atari() {
+        let b = Board::from_diagram(
+            "
+            . . . . .
+            . . X . .
+            . X O X .
+            . X O X .
+            . . . . .",
+        )
+        .unwrap();
+        let cfg = PriorConfig::default();
+        let cap = hand_prior(&b, Color::Black, at(&b, "C1"), None, None, &cfg);
+        let plain = hand_prior(&b, Color::Black, at(&b, "E5"), None, None, &cfg);
+        assert!(cap.wins / cap.visits > plain.wins / plain.visits);
+        // White B5 would have one liberty (A5) and capture nothing.
+        let b = Board::from_diagram(
+            "
+            . . X . .
+            . X . . .
+            . . . . .
+            . . . . .
+            . . . . .",
+        )
+        .unwrap();
+        let sa = hand_prior(&b, Color::White, at(&b, "B5"), None, None, &cfg);
+        let plain_w = hand_prior(&b, Color::White, at(&b, "D3"), None, None, &cfg);
+        assert!(sa.wins / sa.visits < plain_w.wins / plain_w.visits);
     }
 }

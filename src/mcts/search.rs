@@ -9,7 +9,7 @@
 //! collision could only hide a move below the root, never allow an illegal
 //! one at the root. Playouts use the simple-ko rule only.
 
-use super::prior::{priors, PriorContext, PriorScratch};
+use super::prior::{priors, Prior, PriorContext, PriorScratch};
 use super::time::TimeBudget;
 use super::tree::{
     decode_move, encode_move, rave_value, Tree, EXPANDED, EXPANDING, FULL, LEAF, PASS,
@@ -19,8 +19,7 @@ use crate::board::Board;
 use crate::color::Color;
 use crate::game::Game;
 use crate::player::MoveFilter;
-use crate::playout::lgrf::Lgrf;
-use crate::playout::policy::{playout, Prior};
+use crate::playout::policy::playout;
 use crate::point::{Move, Point, ARRAY_LEN};
 use crate::rules::KoRule;
 use crate::zobrist::{SituationHash, StoneHash};
@@ -91,9 +90,6 @@ struct Worker {
     keys: Vec<u64>,
     first_play: [u8; ARRAY_LEN],
     owner: [i8; ARRAY_LEN],
-    /// The thread's LGRF-2 tables and move record (with
-    /// `PlayoutConfig::lgrf`), fresh for each search.
-    lgrf: Option<Box<Lgrf>>,
     /// Buffers of the expansions.
     expand: ExpandScratch,
     /// The board of the current descent and playout.
@@ -109,10 +105,6 @@ pub(crate) struct ExpandScratch {
     moves: Vec<(u16, f32, f32)>,
     prior: PriorScratch,
 }
-
-/// Tree moves an LGRF-2 record keeps room for (deeper descents are not
-/// recorded past it).
-const LGRF_TREE_MOVES: usize = 256;
 
 impl<'a> Search<'a> {
     /// A search of `game` for `color` to move; time limits count from
@@ -195,14 +187,6 @@ impl<'a> Search<'a> {
             keys: Vec::with_capacity(64),
             first_play: [0; ARRAY_LEN],
             owner: [0; ARRAY_LEN],
-            lgrf: self.cfg.playout.lgrf.then(|| {
-                let n = self.game.board().size();
-                Box::new(Lgrf::new(
-                    n,
-                    LGRF_TREE_MOVES,
-                    self.cfg.playout.playout_length * n * n,
-                ))
-            }),
             expand: ExpandScratch::default(),
             board: self.game.board().clone(),
         };
@@ -348,9 +332,6 @@ impl<'a> Search<'a> {
         w.first_play.fill(0);
         tree.root().visits.fetch_add(1, Relaxed);
         let (mut last, mut last2) = (self.last, self.last2);
-        if let Some(l) = w.lgrf.as_deref_mut() {
-            l.record.start(last2, last, c);
-        }
         let mut passes = self.root_passes;
         let mut node = 0u32;
         loop {
@@ -371,9 +352,6 @@ impl<'a> Search<'a> {
             let cn = tree.node(child);
             cn.visits.fetch_add(1, Relaxed);
             w.path.push(child);
-            if let Some(l) = w.lgrf.as_deref_mut() {
-                l.record.push(cn.mv().point());
-            }
             match cn.mv() {
                 Move::Pass => {
                     b.pass();
@@ -402,12 +380,10 @@ impl<'a> Search<'a> {
             b,
             c,
             last,
-            last2,
             &mut w.rng,
             &self.cfg.playout,
             &mut w.first_play,
             &mut w.owner,
-            w.lgrf.as_deref_mut(),
         );
         let margin = end.margin as f32 - self.komi;
         let black2: u32 = if margin > 0.0 {
@@ -417,14 +393,6 @@ impl<'a> Search<'a> {
         } else {
             1
         };
-        if let Some(l) = w.lgrf.as_deref_mut() {
-            let winner = match black2 {
-                2 => Some(Color::Black),
-                0 => Some(Color::White),
-                _ => None,
-            };
-            l.table.learn(&l.record, winner);
-        }
         let win2 = |col: Color| {
             if col == Color::Black {
                 black2
@@ -663,41 +631,6 @@ mod tests {
         ));
         tree.root().state.store(EXPANDED, Release);
         tree.children(0).map(|c| tree.node(c).mv()).collect()
-    }
-
-    /// The root's visited moves and visits after 400 playouts on the empty
-    /// 9x9 board, with LGRF-2 on or off.
-    fn root_visits(lgrf: bool) -> Vec<(Move, u32)> {
-        let mut cfg = SearchConfig {
-            threads: 1,
-            seed: 5,
-            early_stop: false,
-            ..SearchConfig::default()
-        };
-        cfg.playout.lgrf = lgrf;
-        let game = Game::new(9, Rules::default(), crate::komi::Komi::new(7.0).unwrap()).unwrap();
-        let mut p = super::super::MctsPlayer::new(cfg);
-        let limits = Limits {
-            playouts: Some(400),
-            time: None,
-        };
-        let a = p.analyze(
-            &game,
-            Color::Black,
-            limits,
-            None,
-            Duration::from_secs(3600),
-            &mut |_| {},
-        );
-        assert_eq!(a.playouts, 400);
-        a.candidates.iter().map(|c| (c.mv, c.visits)).collect()
-    }
-
-    #[test]
-    fn lgrf_searches_are_repeatable_and_differ_from_plain_ones() {
-        let with = root_visits(true);
-        assert_eq!(with, root_visits(true));
-        assert_ne!(with, root_visits(false));
     }
 
     #[test]

@@ -5,7 +5,6 @@
 //! values.
 
 use super::{PriorSource, SearchConfig};
-use crate::playout::policy::LgrfPlace;
 
 /// The keys [`SearchConfig::set`] knows, each with what it changes.
 pub const SETTINGS: &[(&str, &str)] = &[
@@ -58,43 +57,6 @@ pub const SETTINGS: &[(&str, &str)] = &[
     (
         "self_atari_reading",
         "playouts: allow self-ataris that reading calls good (yes/no)",
-    ),
-    (
-        "two_lib_prob",
-        "playouts: probability of the two-liberty replies (0..1)",
-    ),
-    (
-        "prior_escape_ladder",
-        "hand prior: ladder steps read before an atari escape gets its bonus (0 off, at most 300)",
-    ),
-    (
-        "prior_escape_read",
-        "hand prior: no escape bonus for an escape the full ladder reader calls caught (yes/no)",
-    ),
-    ("lgrf", "playouts: last good reply with forgetting (yes/no)"),
-    (
-        "capture_last2",
-        "playouts: capture chains left in atari next to the mover's previous move (yes/no)",
-    ),
-    (
-        "lgrf_place",
-        "playouts: where the reply comes: first, after-tactics, after-shapes",
-    ),
-    (
-        "playout_gammas",
-        "playouts: learned 3x3 ratings in place of the shape replies (yes/no)",
-    ),
-    (
-        "gamma_rest",
-        "playouts with gammas: the random move's weight against the local gammas (>= 0)",
-    ),
-    (
-        "gamma_min",
-        "playouts with gammas: the least gamma of a local candidate (>= 0)",
-    ),
-    (
-        "gamma_shapes",
-        "playouts with gammas: only the hand-written shapes are candidates (yes/no)",
     ),
     (
         "resign_threshold",
@@ -151,7 +113,6 @@ impl SearchConfig {
                     .map_err(|e| format!("{key}: {e}"))?
             }
             "prior_visits" => self.pattern_prior.visits = number(key, v, 0.0, 1e6)? as f32,
-            "prior_growth" => self.pattern_prior.growth = number(key, v, 0.0, 4.0)? as f32,
             "prior_exponent" => self.pattern_prior.exponent = number(key, v, 0.0, 100.0)? as f32,
             "prior_hand" => self.pattern_prior.hand = yes_no(key, v)?,
             "prior_even" => self.prior.prior_even = number(key, v, 0.0, 1e6)? as f32,
@@ -161,27 +122,6 @@ impl SearchConfig {
             "ladder_budget" => self.playout.ladder_budget = integer(key, v, 0, 200)?,
             "ladder_in_shapes" => self.playout.ladder_in_shapes = yes_no(key, v)?,
             "self_atari_reading" => self.playout.self_atari_reading = yes_no(key, v)?,
-            "two_lib_prob" => self.playout.two_lib_prob = number(key, v, 0.0, 1.0)?,
-            "prior_escape_ladder" => self.prior.escape_ladder_budget = integer(key, v, 0, 300)?,
-            "prior_escape_read" => self.prior.escape_read = yes_no(key, v)?,
-            "capture_last2" => self.playout.capture_last2 = yes_no(key, v)?,
-            "lgrf" => self.playout.lgrf = yes_no(key, v)?,
-            "lgrf_place" => {
-                self.playout.lgrf_place = match v {
-                    "first" => LgrfPlace::First,
-                    "after-tactics" => LgrfPlace::AfterTactics,
-                    "after-shapes" => LgrfPlace::AfterShapes,
-                    _ => {
-                        return Err(format!(
-                            "{key}: expected first, after-tactics or after-shapes, not '{v}'"
-                        ))
-                    }
-                }
-            }
-            "playout_gammas" => self.playout.gammas = yes_no(key, v)?,
-            "gamma_rest" => self.playout.gamma_rest = number(key, v, 0.0, 1e6)? as f32,
-            "gamma_min" => self.playout.gamma_min = number(key, v, 0.0, 1e6)? as f32,
-            "gamma_shapes" => self.playout.gamma_shapes = yes_no(key, v)?,
             "resign_threshold" => self.resign_threshold = number(key, v, 0.0, 0.5)?,
             _ => {
                 let keys: Vec<&str> = SETTINGS.iter().map(|s| s.0).collect();
@@ -206,14 +146,9 @@ mod tests {
             "priors" => "hand",
             "prior_hand" => "no",
             "ladder_in_shapes" | "self_atari_reading" => "no",
-            "lgrf" | "playout_gammas" | "gamma_shapes" | "prior_escape_read" => "yes",
-            "lgrf_place" => "first",
-            "capture_last2" if SearchConfig::default().playout.capture_last2 => "no",
-            "capture_last2" => "yes",
-            "ladder_budget" | "prior_escape_ladder" => "17",
+            "ladder_budget" => "17",
             "expand_visits" => "5",
-            "prior_growth" => "0.5",
-            "atari_prob" | "pattern_prob" | "self_atari_reject" | "two_lib_prob" => "0.31",
+            "atari_prob" | "pattern_prob" | "self_atari_reject" => "0.31",
             "resign_threshold" => "0.27",
             _ => "7.5",
         };
@@ -234,10 +169,8 @@ mod tests {
         let mut c = SearchConfig::default();
         c.set("rave_equiv=1200").expect("ok");
         c.set(" prior_visits = 40 ").expect("ok");
-        c.set("lgrf_place=after-tactics").expect("ok");
         assert_eq!(c.rave_equiv, 1200.0);
         assert_eq!(c.pattern_prior.visits, 40.0);
-        assert_eq!(c.playout.lgrf_place, LgrfPlace::AfterTactics);
     }
 
     #[test]
@@ -248,12 +181,9 @@ mod tests {
             "rave_equiv=-1",
             "rave_equiv=nan",
             "uct_c=inf",
-            "prior_growth=5",
             "expand_visits=7.5",
             "ladder_budget=-1",
             "atari_prob=1.5",
-            "lgrf=maybe",
-            "lgrf_place=last",
             "priors=mogo",
             "nonsense=1",
             "=1",

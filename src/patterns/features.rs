@@ -4,6 +4,7 @@
 //! shape code). The levels are listed with each family; the trained table
 //! names features as `family key`.
 
+use super::ladder::{attacker_captures, captured, LADDER_BUDGET};
 use super::shape;
 use crate::board::Board;
 use crate::color::Color;
@@ -138,10 +139,6 @@ pub const ATARI_LADDER: u8 = 0;
 pub const ATARI_KO: u8 = 1;
 /// Any other atari.
 pub const ATARI_OTHER: u8 = 2;
-
-/// How many ladder positions one reading may visit before it gives up
-/// (and calls the chain escaped).
-pub(crate) const LADDER_BUDGET: u32 = 300;
 
 /// The position a move is chosen in: the board, the side to move, and the
 /// two previous moves (most recent first), as the features see them.
@@ -395,7 +392,7 @@ fn escape_level(b: &Board, me: Color, p: Point, last: Option<Point>) -> Option<u
         0 | 1 => true,
         2 => {
             let mut budget = LADDER_BUDGET;
-            attacker_captures(&after, p, &mut budget)
+            attacker_captures(&after, p, &mut budget, &mut Vec::new())
         }
         _ => false,
     };
@@ -427,7 +424,7 @@ fn atari_level(b: &Board, me: Color, p: Point) -> Option<u8> {
         }
         any = true;
         let mut budget = LADDER_BUDGET;
-        if ladder_captured(&after, r, &mut budget) {
+        if captured(&after, r, &mut budget, &mut Vec::new()) {
             return Some(ATARI_LADDER);
         }
     }
@@ -489,60 +486,6 @@ pub(crate) fn self_atari_size_with(
         }
     }
     Some(size)
-}
-
-/// Whether the attacker, to move, captures the chain on `p` (two
-/// liberties) by a ladder: an atari on either liberty, then
-/// [`ladder_captured`].
-fn attacker_captures(b: &Board, p: Point, budget: &mut u32) -> bool {
-    let Some(d) = b.get(p) else {
-        return false;
-    };
-    let a = d.opponent();
-    for l in b.chain_liberties(p) {
-        if *budget == 0 {
-            return false;
-        }
-        if b.check(a, l, false).is_err() {
-            continue;
-        }
-        let mut next = b.clone();
-        next.play_unchecked(a, l);
-        if next.get(p) == Some(d) && next.liberties(p) == 1 && ladder_captured(&next, p, budget) {
-            return true;
-        }
-    }
-    false
-}
-
-/// Whether the chain on `p` (one liberty, its owner to move) is captured
-/// when it extends and the attacker keeps giving atari. The defender
-/// escapes when it can capture a chain next to it that is in atari, when
-/// extending gives three liberties, or when the reading budget runs out.
-pub fn ladder_captured(b: &Board, p: Point, budget: &mut u32) -> bool {
-    if *budget == 0 {
-        return false;
-    }
-    *budget -= 1;
-    let Some(d) = b.get(p) else {
-        return false;
-    };
-    if touches_chain_in_atari(b, p, d.opponent()) {
-        return false;
-    }
-    let Some(lib) = b.last_liberty(p) else {
-        return false;
-    };
-    if b.check(d, lib, false).is_err() {
-        return true;
-    }
-    let mut next = b.clone();
-    next.play_unchecked(d, lib);
-    match next.liberties(p) {
-        0 | 1 => true,
-        2 => attacker_captures(&next, p, budget),
-        _ => false,
-    }
 }
 
 #[cfg(test)]

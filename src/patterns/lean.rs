@@ -13,17 +13,20 @@
 //! - the canonical 3x3 code by per-byte tables
 //!   (`shape::canonical_shape3_fast`).
 //!
-//! The ladder reader is the one of [`super::features`] with early answers
-//! where the liberties after a move without captures settle the reading
-//! ([`Board::liberties_after`] is exact then), and copies of the board
-//! made into reused boards. `extract` stays the reference:
-//! `lean_features_match_extract` below compares the two on random
+//! The ladder reader is [`super::ladder`]'s, as for
+//! [`extract`](super::extract), with the boards of its positions kept in
+//! the scanner between positions. `extract` stays the reference for the
+//! rest: `lean_features_match_extract` below compares the two on random
 //! positions with ataris, ladders and captures.
 
 use super::features::{
     dist_prev2_key, save_key, Family, MoveFeatures, Position, ATARI_KO, ATARI_LADDER, ATARI_OTHER,
     CAPTURE_BIG, CAPTURE_COUNTER, CAPTURE_LAST, CAPTURE_ONE, CAPTURE_SAVES, ESCAPE_NEW,
-    ESCAPE_NEW_LADDER, ESCAPE_OLD, ESCAPE_OLD_LADDER, LADDER_BUDGET,
+    ESCAPE_NEW_LADDER, ESCAPE_OLD, ESCAPE_OLD_LADDER,
+};
+use super::ladder::{
+    after_move, attacker_captures, captured as ladder_captured, take, touches_chain_in_atari,
+    After, LADDER_BUDGET,
 };
 use super::shape::{self, StateGrid};
 use super::PatternTable;
@@ -397,169 +400,11 @@ fn neighbour_chains(b: &Board, me: Color, p: Point) -> (Chains, Chains) {
     (own, theirs)
 }
 
-/// Whether the chain on `r` touches a chain of colour `c` with one liberty.
-fn touches_chain_in_atari(b: &Board, r: Point, c: Color) -> bool {
-    let mut found = false;
-    b.for_each_stone(r, |s| {
-        if found {
-            return;
-        }
-        for q in s.neighbors() {
-            if b.get(q) == Some(c) && b.in_atari(q) {
-                found = true;
-            }
-        }
-    });
-    found
-}
-
-/// Whether a stone of `c` on the empty point `p` captures anything.
-fn captures_any(b: &Board, c: Color, p: Point) -> bool {
-    let opp = c.opponent();
-    p.neighbors()
-        .iter()
-        .any(|&q| b.get(q) == Some(opp) && b.in_atari(q))
-}
-
-/// The liberties of the chain a stone of `c` on `p` would make, as far as
-/// the ladder reader needs them.
-enum After {
-    /// Exactly this many (0 or 1), nothing captured.
-    Libs(usize),
-    /// Exactly two, nothing captured.
-    Two,
-    /// Three or more.
-    Open,
-    /// Fewer than three by the count before captures, and the move
-    /// captures: play it to know.
-    Captures,
-}
-
-fn after_move(b: &Board, c: Color, p: Point) -> After {
-    // A lower bound when the move captures, exact otherwise.
-    let l = b.liberties_after(c, p, 3);
-    if l >= 3 {
-        After::Open
-    } else if captures_any(b, c, p) {
-        After::Captures
-    } else if l == 2 {
-        After::Two
-    } else {
-        After::Libs(l)
-    }
-}
-
-/// A board from the pool (or a new one) holding a copy of `b`.
-fn take(pool: &mut Vec<Box<Board>>, b: &Board) -> Box<Board> {
-    match pool.pop() {
-        Some(mut x) => {
-            (*x).clone_from(b);
-            x
-        }
-        None => Box::new(b.clone()),
-    }
-}
-
-/// `features::attacker_captures`: whether the attacker, to move, captures
-/// the chain on `p` (two liberties) by a ladder.
-fn attacker_captures(b: &Board, p: Point, budget: &mut u32, pool: &mut Vec<Box<Board>>) -> bool {
-    let Some(d) = b.get(p) else {
-        return false;
-    };
-    let a = d.opponent();
-    // The liberties in the order of `Board::chain_liberties` (sorted).
-    let mut libs = [p; 4];
-    let mut k = 0;
-    let mut more = false;
-    b.for_each_stone(p, |s| {
-        for q in s.neighbors() {
-            if b.is_empty(q) && !libs[..k].contains(&q) {
-                if k < libs.len() {
-                    libs[k] = q;
-                    k += 1;
-                } else {
-                    more = true;
-                }
-            }
-        }
-    });
-    let all: Vec<Point>;
-    let libs: &[Point] = if more {
-        all = b.chain_liberties(p);
-        &all
-    } else {
-        libs[..k].sort_unstable();
-        &libs[..k]
-    };
-    for &l in libs {
-        if *budget == 0 {
-            return false;
-        }
-        if b.check(a, l, false).is_err() {
-            continue;
-        }
-        let mut next = take(pool, b);
-        next.play_unchecked(a, l);
-        let caught =
-            next.get(p) == Some(d) && next.in_atari(p) && ladder_captured(&next, p, budget, pool);
-        pool.push(next);
-        if caught {
-            return true;
-        }
-    }
-    false
-}
-
-/// `features::ladder_captured`: whether the chain on `p` (one liberty, its
-/// owner to move) is captured when it extends and the attacker keeps
-/// giving atari.
-fn ladder_captured(b: &Board, p: Point, budget: &mut u32, pool: &mut Vec<Box<Board>>) -> bool {
-    if *budget == 0 {
-        return false;
-    }
-    *budget -= 1;
-    let Some(d) = b.get(p) else {
-        return false;
-    };
-    if touches_chain_in_atari(b, p, d.opponent()) {
-        return false;
-    }
-    let Some(lib) = b.last_liberty(p) else {
-        return false;
-    };
-    if b.check(d, lib, false).is_err() {
-        return true;
-    }
-    // `lib` is next to the chain: after the extension it is the chain.
-    match after_move(b, d, lib) {
-        After::Libs(_) => true,
-        After::Open => false,
-        After::Two => {
-            let mut next = take(pool, b);
-            next.play_unchecked(d, lib);
-            let caught = attacker_captures(&next, p, budget, pool);
-            pool.push(next);
-            caught
-        }
-        After::Captures => {
-            let mut next = take(pool, b);
-            next.play_unchecked(d, lib);
-            let caught = match next.liberties(p) {
-                0 | 1 => true,
-                2 => attacker_captures(&next, p, budget, pool),
-                _ => false,
-            };
-            pool.push(next);
-            caught
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::patterns::{candidate_points, extract};
-    use rand_xoshiro::rand_core::SeedableRng;
+    use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
     /// Every candidate of `pos`: the lean features equal `extract`'s and
     /// the strengths are the same bits. Returns the features.
@@ -624,7 +469,8 @@ mod tests {
                     if moves.is_empty() {
                         break;
                     }
-                    let p = moves[crate::playout::random::below(&mut rng, moves.len())];
+                    let k = ((rng.next_u64() as u128 * moves.len() as u128) >> 64) as usize;
+                    let p = moves[k];
                     b.play_unchecked(c, p);
                     (last2, last) = (last, Some(p));
                     c = c.opponent();

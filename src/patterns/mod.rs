@@ -9,6 +9,7 @@
 //!   previous moves, the lines from the edges, liberties after the move,
 //!   pressure on neighbouring chains, extending a chain of ours that has
 //!   two liberties, the shapes).
+//! - [`ladder`]: the ladder reader of the features.
 //! - [`lean`]: the same features for every candidate of one position at
 //!   once, the work per position shared (the search's priors).
 //! - [`mm`]: the minorization-maximization fit.
@@ -23,6 +24,7 @@
 
 pub mod data;
 pub mod features;
+pub mod ladder;
 pub mod lean;
 pub mod mm;
 pub mod shape;
@@ -233,11 +235,6 @@ pub struct TrainOptions {
     pub prior: f64,
     /// Header lines for the table (the command, the corpus).
     pub header: Vec<String>,
-    /// Key the 3x3 shapes as the playout policy reads them
-    /// ([`shape::shape3_atari`]: atari bits only, no two-liberty bits, no
-    /// marks of the previous moves) instead of [`Family::Shape3`]'s usual
-    /// code: the table of the playout gammas.
-    pub playout_shapes: bool,
 }
 
 /// What training saw.
@@ -315,13 +312,6 @@ pub fn train(
                     }
                     let key = if fam == Family::Large {
                         f.large.iter().rev().copied().find(|d| dict.contains(d))
-                    } else if fam == Family::Shape3 && opts.playout_shapes {
-                        match mv {
-                            Move::Play(p) => {
-                                Some(u64::from(shape::shape3_atari(pos.board, pos.to_move, p)))
-                            }
-                            Move::Pass => None,
-                        }
                     } else {
                         f.get(fam).map(u64::from)
                     };

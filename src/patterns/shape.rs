@@ -146,14 +146,6 @@ fn transform_shape3(code: u32, perm: &[usize; 8]) -> u32 {
     out
 }
 
-/// A raw 3x3 code under each of the 8 symmetries of the square (the
-/// identity first): every raw code whose canonical form is
-/// `canonical_shape3(code)` is among them.
-pub fn shape3_symmetries(code: u32) -> [u32; 8] {
-    let perms = square_perms();
-    std::array::from_fn(|t| transform_shape3(code, &perms[t]))
-}
-
 /// Swaps own and opponent in a raw 3x3 code (the same cells seen by the
 /// other side).
 pub fn swap_shape3(code: u32) -> u32 {
@@ -209,39 +201,6 @@ pub fn shape3_with_moves(
         }
     }
     canonical_shape3(raw)
-}
-
-/// The raw 3x3 code of the playout policy around the empty point `p` for
-/// the side to move: each cell's state, and for a stone next to `p` only
-/// whether its chain is in atari (bit 4 of its cell; no two-liberty bit, no
-/// move marks). Constant time: the atari test reads the chain's liberty
-/// sums.
-pub fn shape3_atari_raw(board: &Board, me: Color, p: Point) -> u32 {
-    raw_with(board, me, p, |q| if board.in_atari(q) { 4 } else { 0 })
-}
-
-/// The canonical form of [`shape3_atari_raw`]: the key of the playout
-/// gammas (`kosumi patterns train --playout-shapes`).
-pub fn shape3_atari(board: &Board, me: Color, p: Point) -> u32 {
-    canonical_shape3(shape3_atari_raw(board, me, p))
-}
-
-/// The raw 3x3 code with the atari bits only ([`shape3_atari_raw`]) from
-/// its cells: `orth[i]` the state of the i-th orthogonal neighbour (north,
-/// east, south, west; 0 empty, 1 own, 2 opponent, 3 off the board),
-/// `atari[i]` whether that stone's chain is in atari, `diag[i]` the states
-/// of the diagonals (north-east, south-east, south-west, north-west).
-pub fn shape3_atari_from_cells(orth: [u8; 4], atari: [bool; 4], diag: [u8; 4]) -> u32 {
-    let mut code = 0u32;
-    for i in 0..4 {
-        let mut cell = u32::from(orth[i] & 3);
-        if atari[i] && (cell == 1 || cell == 2) {
-            cell |= 4;
-        }
-        code |= cell << cell_slot(i).0;
-        code |= u32::from(diag[i] & 3) << cell_slot(i + 4).0;
-    }
-    code
 }
 
 /// The canonical 3x3 code around the empty point `p` for the side to move.
@@ -713,6 +672,29 @@ mod tests {
         Board::from_diagram(diagram).expect("diagram")
     }
 
+    /// A position of random legal moves from `seed` with about `fill` of
+    /// the points taken (captures may leave fewer).
+    fn random_position(size: usize, fill: f64, seed: u64) -> Board {
+        use rand_xoshiro::rand_core::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut b = Board::new(size).expect("size");
+        let target = (fill * (size * size) as f64) as usize;
+        let mut c = Color::Black;
+        for _ in 0..10 * size * size {
+            if b.points().filter(|&p| !b.is_empty(p)).count() >= target {
+                break;
+            }
+            let moves: Vec<Point> = crate::patterns::candidate_points(&b, c).collect();
+            if moves.is_empty() {
+                break;
+            }
+            let k = ((rng.next_u64() as u128 * moves.len() as u128) >> 64) as usize;
+            b.play_unchecked(c, moves[k]);
+            c = c.opponent();
+        }
+        b
+    }
+
     /// The 8 transforms of a diagram board (x, y) -> t(x, y) about the centre.
     fn transformed(b: &Board, t: usize) -> Board {
         let n = b.size() as i32;
@@ -871,8 +853,7 @@ mod tests {
         // lies off the board; the grid refilled from a larger board to a
         // smaller one and back.
         for (size, seed) in [(19, 3), (2, 1), (5, 2), (9, 4), (25, 5), (7, 6)] {
-            let game = crate::mcts::middle_game(size, 0.4, seed).expect("position");
-            let b = game.board();
+            let b = &random_position(size, 0.4, seed);
             for me in [Color::Black, Color::White] {
                 grid.fill(b, me);
                 for p in b.points().filter(|&p| b.is_empty(p)) {
@@ -901,8 +882,7 @@ mod tests {
     fn fast_large_patterns_match_the_direct_sum() {
         // A random 19x19 middle game, both colours to move, every empty point
         // (edges and corners included).
-        let game = crate::mcts::middle_game(19, 0.4, 7).expect("position");
-        let b = game.board();
+        let b = &random_position(19, 0.4, 7);
         let mut checked = 0;
         for p in b.points().filter(|&p| b.is_empty(p)) {
             for me in [Color::Black, Color::White] {

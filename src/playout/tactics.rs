@@ -1,10 +1,21 @@
 //! Cheap tactical reading for the playout policy: ladders for atari
 //! escapes, read along one line with a small step budget and no heap
-//! allocation (one copy of the board on the stack per reading).
+//! allocation (one copy of the board on the stack per reading), and the
+//! self-ataris worth playing (snapback, nakade).
 //!
-//! The tree's move features have their own, fuller reader
-//! (`patterns::features::ladder_captured`); this one is cut down for
-//! playouts, where it runs many times a second.
+//! Two ladder readers stay, this one and [`crate::patterns::ladder`]
+//! (the move features' and the priors'), because they answer different
+//! needs. The playouts read an escape for almost every atari of every
+//! playout, so this reader follows one line: of the attacker's two ataris
+//! only the one that leaves the defender fewest liberties, for at most
+//! [`PlayoutConfig::ladder_budget`](super::PlayoutConfig::ladder_budget)
+//! steps, and it calls the chain free wherever it stops short (an
+//! extension that captures, a branch it does not follow, the budget).
+//! The features' reader branches on every atari and follows the
+//! defender's captures, with boards from a pool, which the playouts
+//! cannot afford. Where this reader calls an extension captured, the full
+//! reader agrees: `one_line_reader_agrees_with_the_full_reader` checks it
+//! on positions of seeded playout games.
 
 use crate::board::Board;
 use crate::color::Color;
@@ -293,76 +304,6 @@ fn nakade(b: &Board, opp: Color, stones: &[Point], l: Point) -> bool {
         .all(|&r| !b.in_atari(r) && liberties_upto::<2>(b, r).1 >= 3)
 }
 
-/// Two-liberty tactics after the opponent's `last` move, for `c`: pushes
-/// onto `out` (through `push`) ataris on an opposing chain of two
-/// liberties on or next to `last` that it cannot escape (extending on its
-/// other liberty leaves it at most one liberty, or a ladder), and
-/// extensions of an own chain of two liberties next to `last` that give
-/// it three or more.
-pub(crate) fn two_liberty_replies(
-    b: &Board,
-    c: Color,
-    last: Point,
-    budget: u32,
-    mut push: impl FnMut(Point),
-) {
-    let opp = c.opponent();
-    let mut around = [last; 5];
-    around[1..].copy_from_slice(&last.neighbors());
-    let mut seen = [last; 5];
-    let mut n_seen = 0;
-    for q in around {
-        let Some(col) = b.get(q) else { continue };
-        let root = b.chain_root(q);
-        if seen[..n_seen].contains(&root) {
-            continue;
-        }
-        seen[n_seen] = root;
-        n_seen += 1;
-        let (libs, n) = liberties_upto::<2>(b, q);
-        if n != 2 {
-            continue;
-        }
-        if col == c {
-            for z in libs {
-                if !b.is_ko_recapture(c, z) && b.liberties_after(c, z, 3) >= 3 {
-                    push(z);
-                }
-            }
-            continue;
-        }
-        // An opposing chain of two liberties that can capture one of ours
-        // gets away: no atari on it.
-        if touches_atari(b, q, c) {
-            continue;
-        }
-        for (x, y) in [(libs[0], libs[1]), (libs[1], libs[0])] {
-            if b.is_ko_recapture(c, x) || b.is_suicide(c, x) || b.liberties_after(c, x, 2) < 2 {
-                continue;
-            }
-            if !b.is_empty(y) {
-                continue;
-            }
-            // Its liberties after extending on `y`, `x` (counted) filled.
-            let after = b.liberties_after(opp, y, 4).saturating_sub(1);
-            let caught = match after {
-                0 | 1 => true,
-                2 if budget > 0 => {
-                    let mut next = b.clone();
-                    next.play_unchecked(c, x);
-                    next.get(q) == Some(opp)
-                        && next.in_atari(q)
-                        && escape_fails(&next, opp, q, budget)
-                }
-                _ => false,
-            };
-            if caught {
-                push(x);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -408,6 +349,64 @@ mod tests {
         assert!(!extension_is_ladder_dead(&broken, Color::White, q, 40));
         // With no budget the reader gives up: the extension is allowed.
         assert!(!extension_is_ladder_dead(&open, Color::White, q, 0));
+    }
+
+    #[test]
+    fn one_line_reader_agrees_with_the_full_reader() {
+        use crate::patterns::ladder::{ladder_captured, LADDER_BUDGET};
+        use crate::playout::policy::choose_move;
+        use crate::playout::PlayoutConfig;
+        use rand_xoshiro::rand_core::SeedableRng;
+        let cfg = PlayoutConfig::default();
+        // (both captured, both free, only the full reader captured), and
+        // the ladders among the first: captured after one extension or more.
+        let (mut both, mut free, mut full_only, mut ladders) = (0, 0, 0, 0);
+        for (size, games) in [(9, 40), (13, 10), (19, 6)] {
+            for seed in 0..games {
+                let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+                let mut b = Board::new(size).expect("size");
+                let mut c = Color::Black;
+                let mut last = None;
+                for _ in 0..size * size * 2 {
+                    // Every chain in atari of this position, its owner as
+                    // the defender.
+                    let mut roots = Vec::new();
+                    for p in b.points() {
+                        if b.get(p).is_some() && b.in_atari(p) && !roots.contains(&b.chain_root(p))
+                        {
+                            roots.push(b.chain_root(p));
+                        }
+                    }
+                    for &r in &roots {
+                        let d = b.get(r).expect("stone");
+                        let one_line = escape_fails(&b, d, r, cfg.ladder_budget);
+                        let mut budget = LADDER_BUDGET;
+                        let full = ladder_captured(&b, r, &mut budget);
+                        assert!(!one_line || full, "{d:?} {r:?}\n{b}");
+                        match (one_line, full) {
+                            (true, _) => {
+                                both += 1;
+                                let lib = b.last_liberty(r).expect("in atari");
+                                ladders += usize::from(extension(&b, d, r, lib).is_none());
+                            }
+                            (false, false) => free += 1,
+                            (false, true) => full_only += 1,
+                        }
+                    }
+                    let Some(p) = choose_move(&mut b, c, last, &mut rng, &cfg) else {
+                        break;
+                    };
+                    b.play_unchecked(c, p);
+                    last = Some(p);
+                    c = c.opponent();
+                }
+            }
+        }
+        let counts = format!("{both} {free} {full_only} {ladders}");
+        assert!(both > 1000 && free > 1000, "{counts}");
+        assert!(ladders > 500, "{counts}");
+        // The one-line reader misses few of the full reader's ladders.
+        assert!(full_only * 10 < ladders, "{counts}");
     }
 
     #[test]
@@ -518,28 +517,5 @@ mod tests {
             assert!(b.liberties_after(c, p, 2) < 2, "{v}");
             assert!(!good_self_atari(&b, c, p), "{c:?} {v}");
         }
-    }
-
-    #[test]
-    fn two_liberty_replies_atari_the_caught_and_extend_the_short() {
-        // White just played B1 next to Black C1. White B1 (liberties A1,
-        // B2): Black B2 leaves it A1 only, and it extends to one liberty
-        // (caught); Black A1 would be a self-atari. Black C1 (liberties C2,
-        // D1) gets three liberties either way.
-        let b = Board::from_diagram(
-            "
-            . . . . .
-            . . . . .
-            . . . . .
-            . . . . .
-            . O X . .",
-        )
-        .unwrap();
-        let mut got = Vec::new();
-        two_liberty_replies(&b, Color::Black, at(&b, "B1"), 20, |p| got.push(p));
-        got.sort_unstable();
-        let mut want = vec![at(&b, "B2"), at(&b, "C2"), at(&b, "D1")];
-        want.sort_unstable();
-        assert_eq!(got, want);
     }
 }
