@@ -6,7 +6,7 @@
 
 mod selfplay_support;
 
-use kosumi::play::{self, Ending, GameConfig, MatchConfig, MatchGame, PlayerSpec};
+use kosumi::play::{self, Ending, GameConfig, MatchConfig, MatchGame, SearchArgs};
 use kosumi::score::GameResult;
 use kosumi::Color;
 use selfplay_support::{check_counted_result, scratch};
@@ -69,7 +69,7 @@ fn play(mode: &str, games: usize, timeout: f64) -> (Vec<MatchGame>, play::MatchS
     let cfg = MatchConfig {
         game,
         games,
-        player: PlayerSpec::default(),
+        player: SearchArgs::default(),
         seed: 1,
         opponent: format!("sh {} {mode}", fake_engine().display()),
         referee: None,

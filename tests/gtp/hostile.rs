@@ -185,9 +185,7 @@ fn a_queued_command_still_gets_its_genmove_in_full() {
             komi: kosumi::Komi::parse("7.5").unwrap(),
             rules: kosumi::Rules::default(),
             seed: 3,
-            threads: 1,
             playouts: Some(400),
-            time: None,
             verbose: false,
             ponder: false,
             ..kosumi::gtp::Config::default()

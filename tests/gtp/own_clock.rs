@@ -13,7 +13,7 @@ use kosumi::point::Move;
 use kosumi::Color;
 use std::sync::{Arc, Mutex};
 
-const LAG: f64 = 0.05;
+const LAG: f64 = 0.07;
 
 /// What the player saw: the clock of the colour to move, and the think it
 /// took.
@@ -30,6 +30,9 @@ struct Budgeted {
 impl Player for Budgeted {
     fn name(&self) -> String {
         "budgeted".into()
+    }
+    fn lag(&self) -> f64 {
+        self.cfg.lag_margin
     }
     fn genmove(&mut self, req: &GenmoveRequest<'_>) -> Decision {
         let g = req.game;
@@ -65,7 +68,6 @@ fn engine(size: usize) -> (Engine, Seen) {
     };
     let config = Config {
         size,
-        lag: LAG,
         ..Config::default()
     };
     let mut e = Engine::new(config, Box::new(p));
