@@ -559,7 +559,7 @@ fn ladder_captured(b: &Board, p: Point, budget: &mut u32, pool: &mut Vec<Box<Boa
 mod tests {
     use super::*;
     use crate::patterns::{candidate_points, extract};
-    use rand_xoshiro::rand_core::SeedableRng;
+    use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
     /// Every candidate of `pos`: the lean features equal `extract`'s and
     /// the strengths are the same bits. Returns the features.
@@ -624,7 +624,9 @@ mod tests {
                     if moves.is_empty() {
                         break;
                     }
-                    let p = moves[crate::playout::random::below(&mut rng, moves.len())];
+                    // A uniform index by 64x64->128 multiplication.
+                    let i = (u128::from(rng.next_u64()) * moves.len() as u128) >> 64;
+                    let p = moves[i as usize];
                     b.play_unchecked(c, p);
                     (last2, last) = (last, Some(p));
                     c = c.opponent();

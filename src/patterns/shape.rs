@@ -709,6 +709,28 @@ fn large_patterns_direct(board: &Board, me: Color, p: Point) -> [u64; LEVELS] {
 mod tests {
     use super::*;
 
+    /// A seeded position with about `fill` of the points taken: random
+    /// candidate moves from the empty board.
+    fn middle_game(size: usize, fill: f64, seed: u64) -> Board {
+        use rand_xoshiro::rand_core::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut b = Board::new(size).expect("size");
+        let mut c = Color::Black;
+        let target = (fill * (size * size) as f64) as usize;
+        for _ in 0..10 * size * size {
+            if b.points().filter(|&p| !b.is_empty(p)).count() >= target {
+                break;
+            }
+            let moves: Vec<Point> = crate::patterns::candidate_points(&b, c).collect();
+            if moves.is_empty() {
+                break;
+            }
+            b.play_unchecked(c, moves[(rng.next_u64() % moves.len() as u64) as usize]);
+            c = c.opponent();
+        }
+        b
+    }
+
     fn board(diagram: &str) -> Board {
         Board::from_diagram(diagram).expect("diagram")
     }
@@ -871,8 +893,7 @@ mod tests {
         // lies off the board; the grid refilled from a larger board to a
         // smaller one and back.
         for (size, seed) in [(19, 3), (2, 1), (5, 2), (9, 4), (25, 5), (7, 6)] {
-            let game = crate::mcts::middle_game(size, 0.4, seed).expect("position");
-            let b = game.board();
+            let b = &middle_game(size, 0.4, seed);
             for me in [Color::Black, Color::White] {
                 grid.fill(b, me);
                 for p in b.points().filter(|&p| b.is_empty(p)) {
@@ -901,8 +922,7 @@ mod tests {
     fn fast_large_patterns_match_the_direct_sum() {
         // A random 19x19 middle game, both colours to move, every empty point
         // (edges and corners included).
-        let game = crate::mcts::middle_game(19, 0.4, 7).expect("position");
-        let b = game.board();
+        let b = &middle_game(19, 0.4, 7);
         let mut checked = 0;
         for p in b.points().filter(|&p| b.is_empty(p)) {
             for me in [Color::Black, Color::White] {

@@ -13,7 +13,7 @@ use kosumi::point::Move;
 use kosumi::Color;
 use std::sync::{Arc, Mutex};
 
-const LAG: f64 = 0.07;
+const LAG: f64 = 0.05;
 
 /// What the player saw: the clock of the colour to move, and the think it
 /// took.
