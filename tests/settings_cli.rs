@@ -1,6 +1,7 @@
 //! Every bad setting on every subcommand is refused before anything runs,
-//! with clap's message and exit status 2 (issue 14: `gtp`, `bench`,
-//! `selfplay` and `match` share one validation, `kosumi::settings`).
+//! with clap's message and exit status 2 (`gtp`, `bench`,
+//! `selfplay`, `match` and `regress` share one validation, `kosumi::settings`,
+//! and one set of search options, `kosumi::mcts::SearchArgs`).
 
 use std::process::{Command, Stdio};
 

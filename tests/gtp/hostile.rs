@@ -1,4 +1,4 @@
-//! Hostile inputs at the built binary (issue 14): files that are not
+//! Hostile inputs at the built binary: files that are not
 //! regular or too large for `loadsgf`, and the end of input during a
 //! search that would otherwise run for a long time.
 //!
