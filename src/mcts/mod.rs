@@ -2,17 +2,17 @@
 //!
 //! The modules, each using only those listed before it:
 //!
+//! - [`tree`]: the node arena shared by the search threads (atomics, no
+//!   locks), virtual loss, the selection formula as a pure function, and
+//!   tree reuse ([`tree::Tree::reroot`]).
+//! - [`prior`]: the priors of new nodes, from the hand-written knowledge
+//!   or the learned pattern ratings ([`SearchConfig::prior_source`]).
 //! - [`config`]: [`SearchConfig`], every setting of the search grouped by
 //!   concern, and the dynamic komi ([`search_komi`]).
 //! - [`tune`]: the knob table: `--set KEY=VALUE`, its keys, ranges and
 //!   help, applied to a [`SearchConfig`].
 //! - [`args`]: [`SearchArgs`], the search options every command shares,
 //!   and the one function that builds a [`SearchConfig`] from them.
-//! - [`tree`]: the node arena shared by the search threads (atomics, no
-//!   locks), virtual loss, the selection formula as a pure function, and
-//!   tree reuse ([`tree::Tree::reroot`]).
-//! - [`prior`]: the priors of new nodes, from the hand-written knowledge
-//!   or the learned pattern ratings ([`SearchConfig::prior_source`]).
 //! - [`time`]: the thinking budget as a pure function of the clock.
 //! - [`search`]: one search over several threads.
 //! - [`snapshot`]: the analysis snapshot of a search's root.
