@@ -37,7 +37,9 @@ pub struct Config {
     pub rules: Rules,
     /// Seed of the player's random stream.
     pub seed: u64,
-    /// Playouts per move, if limited (for the search player).
+    /// Playouts of the one-shot analysis commands and of analysis outside
+    /// the I/O loop (`--playouts`; `None`: 1000). The search player's own
+    /// limit per move is its [`crate::mcts::SearchConfig::max_playouts`].
     pub playouts: Option<u64>,
     /// Log more to stderr.
     pub verbose: bool,

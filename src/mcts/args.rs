@@ -80,7 +80,9 @@ pub struct SearchArgs {
     /// default) or `hand` (the hand-written knowledge alone).
     #[arg(long, value_name = "patterns|hand", default_value = "patterns")]
     pub priors: PriorSource,
-    /// Playouts per move (default: limited by time).
+    /// Playouts per move (default: limited by time; in `gtp` also the
+    /// playouts of `kosumi-pv`, `kosumi-candidates` and of analysis
+    /// outside the I/O loop, 1000 by default).
     #[arg(long, value_parser = crate::settings::playouts)]
     pub playouts: Option<u64>,
     /// Seconds per move (a cap besides the clock; default: the clock, or
