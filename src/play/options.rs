@@ -261,6 +261,54 @@ mod tests {
         assert_eq!(t.len(), 10);
     }
 
+    #[test]
+    fn a_match_game_is_written_record_first_then_its_row() {
+        use super::super::{play_game, LocalContestant};
+        use crate::color::Color;
+        use crate::player::RandomPlayer;
+        let Cmd::Match(a) = parse(&["match", "--opponent", "gnugo --mode gtp", "--seed", "5"])
+        else {
+            panic!("match")
+        };
+        let mut cfg = a.config().expect("config");
+        cfg.game = GameConfig::new(5);
+        let dir = std::env::temp_dir().join(format!("kosumi-match-out-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let done = super::super::prepare_match_out(&dir, &cfg).expect("out");
+        assert!(done.is_empty());
+        let mut b = LocalContestant::new(Box::new(RandomPlayer::new(1)), "b".into());
+        let mut w = LocalContestant::new(Box::new(RandomPlayer::new(2)), "w".into());
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let record = play_game(&cfg.game, &mut b, &mut w, None, &stop);
+        let g = MatchGame {
+            index: 0,
+            kosumi: Color::Black,
+            record,
+        };
+        write_match_game(&dir, &cfg, &g, Some("2026-05-25".into())).expect("written");
+        let sgf = std::fs::read_to_string(dir.join(sgf_name(0))).expect("record");
+        assert!(sgf.contains("DT[2026-05-25]"), "{sgf}");
+        assert!(sgf.contains("GN[kosumi match game 0]"), "{sgf}");
+        let comment = match_game_comment(&cfg, &g);
+        assert!(comment.starts_with("Kosumi match game 0 (0-based), Kosumi black (search "));
+        assert!(comment.contains("Opponent: gnugo --mode gtp.\nReferee: none (own count)."));
+        // The row is there: the match resumed from this folder counts it.
+        let done = super::super::prepare_match_out(&dir, &cfg).expect("resumed");
+        assert_eq!(done.len(), 1);
+        let (row, want) = (&done[0], MatchRow::of(&g));
+        assert_eq!(
+            (row.index, row.kosumi, &row.result, &row.ending, row.moves),
+            (
+                want.index,
+                want.kosumi,
+                &want.result,
+                &want.ending,
+                want.moves
+            )
+        );
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
     #[derive(Parser)]
     struct Cli {
         #[command(subcommand)]
