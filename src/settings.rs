@@ -1,8 +1,10 @@
-//! The command line's numbers, validated once for every subcommand
-//! (`gtp`, `bench`, `selfplay`, `match`, `regress`): each function takes the text of
-//! an option and gives its value or a message saying what is allowed.
-//! `main.rs` hands them to clap as value parsers, so a refusal prints
-//! clap's error and exits with status 2, the same way everywhere.
+//! The command line's values, validated once for every subcommand
+//! (`gtp`, `bench`, `selfplay`, `match`, `regress`): each function takes
+//! the text of an option and gives its value or a message saying what is
+//! allowed. The option structs (`main.rs`, `crate::mcts::args`,
+//! `crate::gtp::options`, `crate::play::options`) hand them to clap as
+//! value parsers, so a refusal prints clap's error and exits with status
+//! 2, the same way everywhere.
 //!
 //! | setting | allowed |
 //! |---|---|
