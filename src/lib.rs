@@ -4,8 +4,6 @@
 //!
 //! - [`text`]: helpers for outside text in messages (`clip`).
 //! - [`files`]: reading outside files with a size cap, regular files only.
-//! - [`settings`]: the command line's numbers, validated once for every
-//!   subcommand.
 //! - [`color`]: `Color` and its text forms.
 //! - [`point`]: `Point`, `Move`, board geometry for sizes 2..=25, GTP vertex
 //!   and SGF coordinate text.
@@ -23,12 +21,15 @@
 //! - [`patterns`]: learned move patterns: shape codes, move features,
 //!   the Bradley-Terry (MM) trainer, the built-in table, move prediction.
 //! - [`playout`]: the uniform benchmark playout and `bench`, the search's
-//!   playout policy and priors with their settings, the random draws.
+//!   playout policy, the random draws.
 //! - [`clock`]: time settings and clock state as controllers report them.
+//! - [`settings`]: the command line's values, validated once for every
+//!   subcommand.
 //! - [`player`]: the `Player` trait, the random player, Monte-Carlo
 //!   ownership.
-//! - [`mcts`]: the Monte-Carlo tree search player: tree, selection,
-//!   threads, time control, analysis snapshots.
+//! - [`mcts`]: the Monte-Carlo tree search player: its configuration and
+//!   knob table, the search options of the command line, tree, priors,
+//!   selection, threads, time control, analysis snapshots, benchmarks.
 //! - [`gtp`]: the GTP v2 engine: line preprocessing, one command table,
 //!   the engine as a line-to-response function, the stdin/stdout loop.
 //! - [`stats`]: win rates with Wilson intervals, tallies, JSON text.

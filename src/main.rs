@@ -40,156 +40,24 @@ struct Cli {
     gtp: GtpArgs,
 }
 
-/// Options of the GTP engine (`kosumi gtp`, also the default).
-#[derive(clap::Args, Clone, Debug)]
-struct GtpArgs {
-    /// Rules: chinese, japanese, aga, new_zealand, tromp-taylor.
-    #[arg(long, default_value = "chinese", value_parser = |s: &str| s.parse::<kosumi::Rules>().map_err(|e| e.to_string()))]
-    rules: kosumi::Rules,
-    /// Komi (finite, at most 1000 either way).
-    #[arg(long, default_value = "7.5", allow_negative_numbers = true, value_parser = parse_komi)]
-    komi: kosumi::Komi,
-    /// Board size at start.
-    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u64).range(2..=25))]
-    size: u64,
-    /// Search threads (default: all cores; at most 4 x the cores).
-    #[arg(long, value_parser = kosumi::settings::threads)]
-    threads: Option<usize>,
-    /// Playouts per move (also bounds analysis without the I/O loop).
-    #[arg(long, value_parser = kosumi::settings::playouts)]
-    playouts: Option<u64>,
-    /// Seconds per move (a cap besides the clock; default: the clock, or 1 s
-    /// per move without one). At most one day.
-    #[arg(long)]
-    time: Option<f64>,
-    /// The longest think for one move, whatever the clock (default 60;
-    /// at most one day).
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
-    max_move_time: Option<f64>,
-    /// Seconds of lag charged to the engine's own clock per move on top of
-    /// the time it measures, and kept back per move (default 0.05; 0 to 60).
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
-    lag: Option<f64>,
-    /// Tree memory cap in MiB.
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
-    max_memory: Option<u64>,
-    /// Never resign.
-    #[arg(long)]
-    no_resign: bool,
-    /// Dynamic komi in handicap games: points per handicap stone at the
-    /// start, falling to nothing by mid-game (0 turns it off).
-    #[arg(long, value_name = "POINTS", default_value_t = 7.0, value_parser = kosumi::settings::dyn_komi)]
-    dyn_komi: f32,
-    /// Think on the opponent's time (until the next command arrives).
-    #[arg(long)]
-    ponder: bool,
-    /// The player: `mcts` (the search, default) or `random` (for tests).
-    #[arg(long, default_value = "mcts", value_parser = ["mcts", "random"])]
-    player: String,
-    /// Random seed of the player.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Log more to stderr.
-    #[arg(long)]
-    verbose: bool,
-    /// Answer `version` with TEXT instead of Kosumi's version (as KataGo's
-    /// -override-version), for a GUI that reads the version as another
-    /// engine's: Lizzie warns unless a non-KataGo engine's version is 0.15
-    /// or later. `name` still answers Kosumi.
-    #[arg(long, value_name = "TEXT")]
-    override_version: Option<String>,
-    /// Priors of new tree nodes: `patterns` (the learned move ratings, the
-    /// default) or `hand` (the hand-written knowledge alone).
-    #[arg(long, value_name = "patterns|hand", default_value = "patterns")]
-    priors: kosumi::mcts::PriorSource,
-    /// Virtual visits the pattern priors give each move (for tuning).
-    #[arg(long, value_name = "N", hide = true)]
-    prior_visits: Option<f32>,
-    /// Exponent on a move's rating relative to the best (for tuning).
-    #[arg(long, value_name = "X", hide = true)]
-    prior_exponent: Option<f32>,
-    /// Keep the hand priors beside the pattern priors (for tuning).
-    #[arg(long, value_name = "yes|no", hide = true, action = clap::ArgAction::Set, value_parser = parse_yes_no)]
-    prior_hand: Option<bool>,
-    /// A tuning setting KEY=VALUE (repeatable; for A/B matches).
-    #[arg(long = "set", value_name = "KEY=VALUE", hide = true, value_parser = parse_setting)]
-    settings: Vec<String>,
-}
+use kosumi::gtp::GtpArgs;
+use kosumi::play::options::{MatchArgs, SelfplayArgs};
 
 fn run_gtp(a: GtpArgs) -> ExitCode {
-    // --time, --max-move-time and --lag: the clock's own check.
-    if let Err(e) = time_options(a.time, a.max_move_time, a.lag).check() {
+    if listed(&a.search) {
+        return ExitCode::SUCCESS;
+    }
+    if let Err(e) = a.check() {
         eprintln!("kosumi: {e}");
         return ExitCode::from(2);
     }
-    // One token of printable ASCII: it goes into a response line as it is.
-    if a.override_version
-        .as_deref()
-        .is_some_and(|v| v.is_empty() || !v.bytes().all(|b| b.is_ascii_graphic() && b != b'#'))
-    {
-        eprintln!("kosumi: --override-version takes printable ASCII without spaces or '#'");
-        return ExitCode::from(2);
-    }
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let config = kosumi::gtp::Config {
-        size: a.size as usize,
-        komi: a.komi,
-        rules: a.rules,
-        seed: a.seed,
-        threads,
-        playouts: a.playouts,
-        time: a.time,
-        verbose: a.verbose,
-        ponder: a.ponder,
-        lag: a
-            .lag
-            .unwrap_or(kosumi::mcts::SearchConfig::default().lag_margin),
-        version: a.override_version,
-    };
-    let mut engine = if a.player == "random" {
-        kosumi::gtp::Engine::with_random_player(config)
-    } else {
-        let mut cfg = kosumi::mcts::SearchConfig {
-            threads,
-            seed: a.seed,
-            max_playouts: a.playouts,
-            time_per_move: a.time,
-            no_resign: a.no_resign,
-            dyn_komi_per_stone: a.dyn_komi,
-            ..kosumi::mcts::SearchConfig::default()
-        };
-        if let Some(t) = a.max_move_time {
-            cfg.max_move_time = t;
-        }
-        if let Some(l) = a.lag {
-            cfg.lag_margin = l;
-        }
-        if let Some(mib) = a.max_memory {
-            cfg.max_nodes =
-                kosumi::mcts::SearchConfig::nodes_for_memory(mib as usize * 1024 * 1024);
-        }
-        cfg.prior_source = a.priors;
-        if let Some(v) = a.prior_visits {
-            cfg.pattern_prior.visits = v;
-        }
-        if let Some(x) = a.prior_exponent {
-            cfg.pattern_prior.exponent = x;
-        }
-        if let Some(h) = a.prior_hand {
-            cfg.pattern_prior.hand = h;
-        }
-        for s in &a.settings {
-            // Checked by the parser already.
-            let _ = cfg.set(s);
-        }
-        kosumi::gtp::Engine::new(config, Box::new(kosumi::mcts::MctsPlayer::new(cfg)))
-    };
+    let mut engine = a.engine();
     if a.verbose {
         eprintln!(
-            "kosumi: GTP engine ready ({} player, {threads} threads, seed {})",
-            a.player, a.seed
+            "kosumi: GTP engine ready ({} player, {} threads, seed {})",
+            a.search.kind.name(),
+            a.threads(),
+            a.seed
         );
     }
     match kosumi::gtp::io::run(&mut engine, std::io::stdin(), std::io::stdout().lock()) {
@@ -210,24 +78,23 @@ enum Command {
         /// Board size.
         #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u64).range(2..=25))]
         size: u64,
-        /// Number of playouts.
-        #[arg(long, default_value_t = 20000, value_parser = kosumi::settings::playouts)]
-        playouts: u64,
         /// Random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Benchmark the tree search instead (playouts per search, default 20000).
+        /// Benchmark the tree search instead (playouts per search, default
+        /// 20000; threads default 1).
         #[arg(long)]
         search: bool,
-        /// Search threads (with --search; at most 4 x the cores).
-        #[arg(long, default_value_t = 1, value_parser = kosumi::settings::threads)]
-        threads: usize,
         /// Start position (with --search): `empty` or `middle`.
         #[arg(long, default_value = "empty", value_parser = ["empty", "middle"])]
         position: String,
         /// Repetitions (with --search); the median is reported.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]
         repeat: u64,
+        /// The search options (`--playouts` also counts the uniform
+        /// playouts, default 20000; the others apply with --search).
+        #[command(flatten)]
+        args: kosumi::mcts::SearchArgs,
     },
     /// Replay SGF files: one line per game (size, moves, rules, komi, the
     /// result in the file, the Tromp-Taylor area score of the final
@@ -451,78 +318,6 @@ struct RegressArgs {
     gtp: GtpArgs,
 }
 
-/// Settings shared by `selfplay` and `match`.
-#[derive(Args, Clone)]
-struct GameArgs {
-    /// Number of games (for a sharded self-play run: of the whole run).
-    #[arg(long, default_value_t = 10, value_parser = kosumi::settings::games)]
-    games: usize,
-    /// Board size.
-    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u64).range(2..=25))]
-    size: u64,
-    /// Komi (finite, at most 1000 either way).
-    #[arg(long, default_value = "7.5", allow_negative_numbers = true, value_parser = parse_komi)]
-    komi: kosumi::Komi,
-    /// Rules: chinese, japanese, aga, new_zealand, tromp-taylor.
-    #[arg(long, default_value = "chinese", value_parser = parse_rules)]
-    rules: kosumi::Rules,
-    /// Kosumi's player: search (Monte-Carlo tree search) or random.
-    #[arg(long, default_value = "search", value_parser = parse_player_kind)]
-    player: kosumi::play::PlayerKind,
-    /// Kosumi's playouts per move (for the search player).
-    #[arg(long, value_parser = kosumi::settings::playouts)]
-    playouts: Option<u64>,
-    /// Kosumi's seconds per move (for the search player; at most a day).
-    #[arg(long)]
-    time: Option<f64>,
-    /// Kosumi's longest think for one move (for the search player;
-    /// default 60).
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
-    max_move_time: Option<f64>,
-    /// Lag Kosumi charges its own clock per move (default 0.05).
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
-    lag: Option<f64>,
-    /// Kosumi's search threads (at most 4 x the cores).
-    #[arg(long, default_value_t = 1, value_parser = kosumi::settings::threads)]
-    threads: usize,
-    /// Fixed handicap stones for Black (White moves first); 0 for none.
-    #[arg(long, default_value_t = 0)]
-    handicap: usize,
-    /// Kosumi's dynamic komi in handicap games, points per handicap stone
-    /// at the start (0 turns it off; default 7).
-    #[arg(long, value_name = "POINTS", value_parser = kosumi::settings::dyn_komi)]
-    dyn_komi: Option<f32>,
-    /// Base random seed.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Moves (passes counted) after which a game is stopped and counted;
-    /// default 3 x size x size.
-    #[arg(long, value_parser = kosumi::settings::max_moves)]
-    max_moves: Option<usize>,
-    /// Print the summary as one JSON line.
-    #[arg(long)]
-    json: bool,
-    /// A tuning setting KEY=VALUE of Kosumi's search (repeatable; for A/B
-    /// matches).
-    #[arg(long = "set", value_name = "KEY=VALUE", hide = true, value_parser = parse_setting)]
-    settings: Vec<String>,
-}
-
-#[derive(Args)]
-struct SelfplayArgs {
-    #[command(flatten)]
-    game: GameArgs,
-    /// Output directory for the SGF files and the table.
-    #[arg(long)]
-    out: Option<std::path::PathBuf>,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1, value_parser = kosumi::settings::jobs)]
-    jobs: usize,
-    /// Play only shard I of N (0-based; the games with index % N == I).
-    #[arg(long, value_parser = parse_shard)]
-    shard: Option<kosumi::play::selfplay::Shard>,
-}
-
 #[derive(Subcommand)]
 enum SelfplayAction {
     /// Merges the tables in one or more self-play output directories.
@@ -536,89 +331,16 @@ enum SelfplayAction {
     },
 }
 
-#[derive(Args)]
-struct MatchArgs {
-    #[command(flatten)]
-    game: GameArgs,
-    /// The opponent's GTP command line, e.g. 'gnugo --mode gtp --level 10'.
-    #[arg(long)]
-    opponent: String,
-    /// A referee's command line; games ending by passes or the move cap
-    /// are scored with its final_score instead of Kosumi's own count.
-    #[arg(long)]
-    referee: Option<String>,
-    /// Seconds a side may take for one move (or a command) before it loses
-    /// on time (at most a day).
-    #[arg(long, default_value_t = 60.0, value_parser = kosumi::settings::seconds)]
-    move_timeout: f64,
-    /// A game clock for both sides: MAIN (sudden death), MAIN+PERIODxN
-    /// (byo-yomi, N periods), MAIN+PERIOD/N (Canadian, N stones a period)
-    /// or none; seconds, e.g. 20, 0+1x1, 600+30x5, 600+300/25.
-    #[arg(long, value_name = "SPEC", default_value = "none", value_parser = parse_clock)]
-    clock: kosumi::clock::TimeSettings,
-    /// The opponent's clock when it differs from --clock (same forms; none
-    /// leaves it unclocked, for engines that cannot keep a short clock).
-    #[arg(long, value_name = "SPEC", value_parser = parse_clock)]
-    opponent_clock: Option<kosumi::clock::TimeSettings>,
-    /// With --clock: send each side `time_left` before each of its moves.
-    #[arg(long, value_name = "yes|no", default_value = "no", action = clap::ArgAction::Set, value_parser = parse_yes_no)]
-    time_left: bool,
-    /// Output directory for the SGF files (none written without it).
-    #[arg(long)]
-    out: Option<std::path::PathBuf>,
-    /// Sequential probability ratio test: stop as soon as the games
-    /// accept ELO1 (Kosumi that much stronger) or ELO0; `--games` is the
-    /// most games played. Games come in pairs, one seed and colours
-    /// swapped. ALPHA and BETA default to 0.05.
-    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", value_parser = parse_sprt)]
-    sprt: Option<kosumi::sprt::SprtConfig>,
-}
-
-fn parse_sprt(s: &str) -> Result<kosumi::sprt::SprtConfig, String> {
-    kosumi::sprt::SprtConfig::parse(s).map_err(|e| e.to_string())
-}
-
-fn parse_clock(s: &str) -> Result<kosumi::clock::TimeSettings, String> {
-    s.parse()
-        .map_err(|e: kosumi::clock::ClockSpecError| e.to_string())
-}
-
-/// A tuning setting that applies to the default search configuration.
-fn parse_setting(s: &str) -> Result<String, String> {
-    kosumi::mcts::SearchConfig::default().set(s)?;
-    Ok(s.to_string())
-}
-
-fn parse_yes_no(s: &str) -> Result<bool, String> {
-    match s {
-        "yes" => Ok(true),
-        "no" => Ok(false),
-        _ => Err(format!("expected yes or no, not '{s}'")),
-    }
-}
-
-fn time_options(
-    time: Option<f64>,
-    max_move_time: Option<f64>,
-    lag: Option<f64>,
-) -> kosumi::clock::TimeOptions {
-    kosumi::clock::TimeOptions {
-        time,
-        max_move_time,
-        lag,
-    }
-}
-
 fn parse_rules(s: &str) -> Result<kosumi::Rules, String> {
-    kosumi::Rules::preset(s).map_err(|e| e.to_string())
+    kosumi::settings::rules(s)
 }
 
-fn parse_komi(s: &str) -> Result<kosumi::Komi, String> {
-    kosumi::Komi::parse(s).map_err(|e| e.to_string())
-}
-
-fn parse_shard(s: &str) -> Result<kosumi::play::selfplay::Shard, String> {
-    s.parse()
+/// With `--set list`: prints the knob table and says so.
+fn listed(a: &kosumi::mcts::SearchArgs) -> bool {
+    if a.wants_listing() {
+        say!("{}", kosumi::mcts::args::listing().trim_end());
+    }
+    a.wants_listing()
 }
 
 /// Raised by the first Ctrl-C; a second one exits at once.
@@ -655,65 +377,17 @@ fn progress_bar(len: usize) -> indicatif::ProgressBar {
     pb
 }
 
-/// Checks what clap's parsers cannot: `--time`, `--max-move-time` and
-/// `--lag` together (the clock's own check).
-fn check_game_args(g: &GameArgs) -> Result<(), String> {
-    time_options(g.time, g.max_move_time, g.lag)
-        .check()
-        .map_err(|e| e.to_string())
-}
-
-fn game_config(g: &GameArgs) -> kosumi::play::GameConfig {
-    let size = g.size as usize;
-    let mut cfg = kosumi::play::GameConfig::new(size);
-    cfg.komi = g.komi;
-    cfg.rules = g.rules;
-    cfg.handicap = g.handicap;
-    if let Some(m) = g.max_moves {
-        cfg.max_moves = m;
-    }
-    cfg
-}
-
-fn parse_player_kind(s: &str) -> Result<kosumi::play::PlayerKind, String> {
-    match s {
-        "search" | "mcts" => Ok(kosumi::play::PlayerKind::Search),
-        "random" => Ok(kosumi::play::PlayerKind::Random),
-        _ => Err(format!("unknown player '{s}' (search, random)")),
-    }
-}
-
-fn player_spec(g: &GameArgs) -> kosumi::play::PlayerSpec {
-    kosumi::play::PlayerSpec {
-        kind: g.player,
-        playouts: g.playouts,
-        time: g.time,
-        threads: g.threads,
-        dyn_komi: g.dyn_komi,
-        max_move_time: g.max_move_time,
-        lag: g.lag,
-        settings: g.settings.clone(),
-    }
-}
-
 fn run_selfplay(a: SelfplayArgs) -> ExitCode {
     use kosumi::play::selfplay;
-    let Some(out) = a.out else {
-        eprintln!("kosumi selfplay: --out DIR is required");
-        return ExitCode::from(2);
-    };
-    if let Err(e) = check_game_args(&a.game) {
-        eprintln!("kosumi selfplay: {e}");
-        return ExitCode::from(2);
+    if listed(&a.game.search) {
+        return ExitCode::SUCCESS;
     }
-    let cfg = selfplay::SelfplayConfig {
-        game: game_config(&a.game),
-        games: a.game.games,
-        seed: a.game.seed,
-        player: player_spec(&a.game),
-        jobs: a.jobs,
-        shard: a.shard.unwrap_or_default(),
-        out,
+    let cfg = match a.config() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("kosumi selfplay: {e}");
+            return ExitCode::from(2);
+        }
     };
     install_ctrlc();
     let pb = progress_bar(cfg.indices().len());
@@ -774,24 +448,15 @@ fn run_summarize(dirs: Vec<std::path::PathBuf>, json: bool) -> ExitCode {
 
 fn run_match(a: MatchArgs) -> ExitCode {
     use kosumi::play;
-    if let Err(e) = check_game_args(&a.game) {
-        eprintln!("kosumi match: {e}");
-        return ExitCode::from(2);
+    if listed(&a.game.search) {
+        return ExitCode::SUCCESS;
     }
-    let mut game = game_config(&a.game);
-    game.move_timeout = Some(std::time::Duration::from_secs_f64(a.move_timeout));
-    game.clock = [a.clock; 2];
-    game.send_time_left = a.time_left;
-    let cfg = play::MatchConfig {
-        game,
-        games: a.game.games,
-        player: player_spec(&a.game),
-        seed: a.game.seed,
-        opponent: a.opponent.clone(),
-        referee: a.referee.clone(),
-        setup_timeout: std::time::Duration::from_secs_f64(a.move_timeout.max(10.0)),
-        sprt: a.sprt,
-        opponent_clock: a.opponent_clock,
+    let cfg = match a.config() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("kosumi match: {e}");
+            return ExitCode::from(2);
+        }
     };
     let done = match &a.out {
         None => Vec::new(),
@@ -816,7 +481,7 @@ fn run_match(a: MatchArgs) -> ExitCode {
     install_ctrlc();
     let pb = progress_bar(cfg.games);
     pb.set_position(done.len() as u64);
-    let date = today();
+    let date = play::options::today();
     let result = play::run_match_from(&cfg, &done, &STOP, &mut |g, s| {
         pb.inc(1);
         if let Some(uses) = g.record.clock {
@@ -844,29 +509,7 @@ fn run_match(a: MatchArgs) -> ExitCode {
             None => format!("Kosumi {:.1}%", 100.0 * s.kosumi.rate().unwrap_or(0.0)),
         });
         if let Some(out) = &a.out {
-            let comment = format!(
-                "Kosumi match game {} (0-based), Kosumi {} ({}), seed {}.\n\
-                 Opponent: {}.\nReferee: {}.",
-                g.index,
-                g.kosumi.name(),
-                cfg.player.describe(),
-                cfg.game_seed(g.index),
-                cfg.opponent,
-                cfg.referee.as_deref().unwrap_or("none (own count)")
-            );
-            let text = play::record_to_sgf(
-                &g.record,
-                &format!("kosumi match game {}", g.index),
-                &comment,
-                date.clone(),
-                Vec::new(),
-            );
-            let path = out.join(kosumi::play::selfplay::sgf_name(g.index));
-            play::write_atomic(&path, text.as_bytes())
-                .map_err(|e| play::MatchError::Io(path, e))?;
-            // The row after its record: a kill between the two leaves an
-            // uncounted record that a resumed match plays again.
-            play::append_match_row(out, &play::MatchRow::of(g))?;
+            play::options::write_match_game(out, &cfg, g, date.clone())?;
         }
         Ok(())
     });
@@ -880,54 +523,6 @@ fn run_match(a: MatchArgs) -> ExitCode {
     }
 }
 
-/// The options of `kosumi gtp` that `a` holds, as command-line words.
-fn gtp_words(a: &GtpArgs) -> Vec<String> {
-    let mut w = vec![
-        "gtp".to_string(),
-        format!("--rules={}", a.rules),
-        format!("--komi={}", a.komi),
-        format!("--size={}", a.size),
-        format!("--dyn-komi={}", a.dyn_komi),
-        format!("--player={}", a.player),
-        format!("--seed={}", a.seed),
-    ];
-    if let Some(t) = a.threads {
-        w.push(format!("--threads={t}"));
-    }
-    if let Some(p) = a.playouts {
-        w.push(format!("--playouts={p}"));
-    }
-    if let Some(t) = a.time {
-        w.push(format!("--time={t}"));
-    }
-    if let Some(m) = a.max_memory {
-        w.push(format!("--max-memory={m}"));
-    }
-    w.push(format!("--priors={}", a.priors));
-    if let Some(v) = a.prior_visits {
-        w.push(format!("--prior-visits={v}"));
-    }
-    if let Some(x) = a.prior_exponent {
-        w.push(format!("--prior-exponent={x}"));
-    }
-    if let Some(h) = a.prior_hand {
-        w.push(format!("--prior-hand={}", if h { "yes" } else { "no" }));
-    }
-    for s in &a.settings {
-        w.push(format!("--set={s}"));
-    }
-    for (on, flag) in [
-        (a.no_resign, "--no-resign"),
-        (a.ponder, "--ponder"),
-        (a.verbose, "--verbose"),
-    ] {
-        if on {
-            w.push(flag.to_string());
-        }
-    }
-    w
-}
-
 /// `word` quoted for `play::client::split_command_line`.
 fn shell_quote(word: &str) -> String {
     format!("'{}'", word.replace('\'', "'\\''"))
@@ -935,6 +530,9 @@ fn shell_quote(word: &str) -> String {
 
 fn run_regress(a: RegressArgs) -> ExitCode {
     use kosumi::regress;
+    if listed(&a.gtp.search) {
+        return ExitCode::SUCCESS;
+    }
     if !(a.timeout > 0.0 && a.timeout.is_finite()) {
         eprintln!("kosumi regress: --timeout must be a positive number of seconds");
         return ExitCode::from(2);
@@ -950,7 +548,7 @@ fn run_regress(a: RegressArgs) -> ExitCode {
                 }
             };
             let mut words = vec![shell_quote(&exe.to_string_lossy())];
-            words.extend(gtp_words(&a.gtp).iter().map(|w| shell_quote(w)));
+            words.extend(a.gtp.words().iter().map(|w| shell_quote(w)));
             words.join(" ")
         }
     };
@@ -1022,24 +620,48 @@ fn finish_code() -> ExitCode {
     }
 }
 
-/// Today's date (UTC) as SGF `DT` text.
-fn today() -> Option<String> {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?
-        .as_secs();
-    let days = (secs / 86_400) as i64;
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    Some(format!("{y:04}-{m:02}-{d:02}"))
+fn run_bench(
+    size: usize,
+    seed: u64,
+    search: bool,
+    position: &str,
+    repeat: usize,
+    args: &kosumi::mcts::SearchArgs,
+) -> ExitCode {
+    if listed(args) {
+        return ExitCode::SUCCESS;
+    }
+    let playouts = args.playouts.unwrap_or(kosumi::mcts::bench::BENCH_PLAYOUTS);
+    if !search {
+        say!("{}", kosumi::playout::bench(size, playouts, seed).line());
+        return ExitCode::SUCCESS;
+    }
+    let cfg = match kosumi::mcts::bench::bench_config(args, seed) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("kosumi bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let game = if position == "middle" {
+        kosumi::mcts::middle_game(size, 0.4, seed)
+    } else {
+        kosumi::Game::new(size, kosumi::Rules::default(), kosumi::Komi::default()).ok()
+    };
+    let Some(game) = game else {
+        eprintln!("kosumi: cannot set up a {size}x{size} {position} position");
+        return ExitCode::FAILURE;
+    };
+    let r = kosumi::mcts::bench::bench_search_config(&game, cfg.clone(), repeat);
+    let rates: Vec<String> = r.rates.iter().map(|x| format!("{x:.0}")).collect();
+    say!(
+        "search size={size} position={position} threads={} playouts={playouts} median_playouts_per_s={:.0} runs=[{}] nodes={}",
+        cfg.threads,
+        r.median(),
+        rates.join(","),
+        r.nodes
+    );
+    ExitCode::SUCCESS
 }
 
 fn main() -> ExitCode {
@@ -1047,51 +669,19 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Bench {
             size,
-            playouts,
             seed,
-            search: true,
-            threads,
+            search,
             position,
             repeat,
-        }) => {
-            let size = size as usize;
-            let game = if position == "middle" {
-                kosumi::mcts::middle_game(size, 0.4, seed)
-            } else {
-                kosumi::Game::new(size, kosumi::Rules::default(), kosumi::Komi::default()).ok()
-            };
-            let Some(game) = game else {
-                eprintln!("kosumi: cannot set up a {size}x{size} {position} position");
-                return ExitCode::FAILURE;
-            };
-            let playout = kosumi::playout::PlayoutConfig::default();
-            let r = kosumi::mcts::bench_search_with(
-                &game,
-                threads,
-                playouts,
-                repeat as usize,
-                seed,
-                playout,
-            );
-            let rates: Vec<String> = r.rates.iter().map(|x| format!("{x:.0}")).collect();
-            say!(
-                "search size={size} position={position} threads={threads} playouts={playouts} median_playouts_per_s={:.0} runs=[{}] nodes={}",
-                r.median(),
-                rates.join(","),
-                r.nodes
-            );
-            ExitCode::SUCCESS
-        }
-        Some(Command::Bench {
-            size,
-            playouts,
+            args,
+        }) => run_bench(
+            size as usize,
             seed,
-            ..
-        }) => {
-            let r = kosumi::playout::bench(size as usize, playouts, seed);
-            say!("{}", r.line());
-            ExitCode::SUCCESS
-        }
+            search,
+            &position,
+            repeat as usize,
+            &args,
+        ),
         Some(Command::Gtp(a)) => run_gtp(a),
         Some(Command::Replay {
             files,

@@ -51,6 +51,11 @@ pub struct GenmoveRequest<'a> {
     pub stop: Option<&'a AtomicBool>,
 }
 
+/// Seconds of transmission and process lag a player charges its own
+/// clock per move on top of the time it measures, unless set otherwise
+/// (`--lag`).
+pub const DEFAULT_LAG: f64 = 0.05;
+
 /// A Go player.
 pub trait Player: Send {
     /// A short name for records and logs.
@@ -87,6 +92,12 @@ pub trait Player: Send {
     /// run none, is 0.
     fn playouts(&self) -> u64 {
         0
+    }
+
+    /// Seconds of lag charged to the player's own clock per move on top of
+    /// the time a move took. The default is [`DEFAULT_LAG`].
+    fn lag(&self) -> f64 {
+        DEFAULT_LAG
     }
 }
 

@@ -1,8 +1,10 @@
-//! The command line's numbers, validated once for every subcommand
-//! (`gtp`, `bench`, `selfplay`, `match`): each function takes the text of
-//! an option and gives its value or a message saying what is allowed.
-//! `main.rs` hands them to clap as value parsers, so a refusal prints
-//! clap's error and exits with status 2, the same way everywhere.
+//! The command line's values, validated once for every subcommand
+//! (`gtp`, `bench`, `selfplay`, `match`, `regress`): each function takes
+//! the text of an option and gives its value or a message saying what is
+//! allowed. The option structs (`main.rs`, `crate::mcts::args`,
+//! `crate::gtp::options`, `crate::play::options`) hand them to clap as
+//! value parsers, so a refusal prints clap's error and exits with status
+//! 2, the same way everywhere.
 //!
 //! | setting | allowed |
 //! |---|---|
@@ -15,6 +17,8 @@
 //! | `--time`, `--max-move-time`, `--lag` | checked together by [`crate::clock::TimeOptions::check`] (same range; exit 2) |
 //! | `--komi` | a [`crate::komi::Komi`]: finite, at most 1000 either way |
 //! | `--dyn-komi` | finite, 0 to 100 points |
+//! | `--rules` | a preset name of [`crate::rules::Rules::preset`] |
+//! | `--set` | a key of the knob table `crate::mcts::tune` and a value in its range |
 
 /// Search threads a core may carry: more only slows a search down.
 pub const THREADS_PER_CORE: usize = 4;
@@ -128,6 +132,34 @@ fn points(s: &str, lo: f32, hi: f32) -> Result<f32, String> {
     Ok(v)
 }
 
+/// `--rules`: a preset name ([`crate::rules::Rules::preset`]).
+///
+/// # Errors
+/// An unknown name, as the presets' message.
+pub fn rules(s: &str) -> Result<crate::rules::Rules, String> {
+    crate::rules::Rules::preset(s).map_err(|e| e.to_string())
+}
+
+/// `--komi`: a [`crate::komi::Komi`].
+///
+/// # Errors
+/// Not a number, not finite, or beyond 1000 either way.
+pub fn komi(s: &str) -> Result<crate::komi::Komi, String> {
+    crate::komi::Komi::parse(s).map_err(|e| e.to_string())
+}
+
+/// `yes` or `no`.
+///
+/// # Errors
+/// Anything else.
+pub fn yes_no(s: &str) -> Result<bool, String> {
+    match s {
+        "yes" => Ok(true),
+        "no" => Ok(false),
+        _ => Err(format!("expected yes or no, not '{s}'")),
+    }
+}
+
 /// `--dyn-komi`: 0 to 100 points per handicap stone.
 ///
 /// # Errors
@@ -184,6 +216,19 @@ mod tests {
         for bad in ["0", "-1", "NaN", "inf", "1e300", "86401", "soon"] {
             assert!(seconds(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn rules_komi_and_yes_no() {
+        assert_eq!(
+            rules("japanese"),
+            Ok(crate::rules::Rules::preset("japanese").unwrap())
+        );
+        assert!(rules("martian").is_err());
+        assert_eq!(komi("6.5").map(|k| k.get()), Ok(6.5));
+        assert!(komi("inf").is_err());
+        assert_eq!((yes_no("yes"), yes_no("no")), (Ok(true), Ok(false)));
+        assert!(yes_no("maybe").is_err());
     }
 
     #[test]

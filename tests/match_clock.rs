@@ -10,7 +10,7 @@ mod selfplay_support;
 use kosumi::clock::{ClockState, ManualTime, TimeSettings, TimeSource};
 use kosumi::play::{
     self, play_game_timed, Contestant, Ending, Fault, GameConfig, LocalContestant, MatchConfig,
-    PlayerSpec, Reply,
+    Reply, SearchArgs,
 };
 use kosumi::player::{sensible_moves, Decision, GenmoveRequest, Player};
 use kosumi::score::GameResult;
@@ -282,7 +282,7 @@ fn an_outside_engine_past_its_flag_loses_on_time_and_is_killed() {
     let cfg = MatchConfig {
         game,
         games: 1,
-        player: PlayerSpec::default(),
+        player: SearchArgs::default(),
         seed: 1,
         opponent: format!("sh {}", script.display()),
         referee: None,

@@ -6,7 +6,7 @@
 
 mod selfplay_support;
 
-use kosumi::play::{self, Ending, GameConfig, MatchConfig, MatchGame, PlayerSpec};
+use kosumi::play::{self, Ending, GameConfig, MatchConfig, MatchGame, SearchArgs};
 use kosumi::score::GameResult;
 use kosumi::Color;
 use selfplay_support::{check_counted_result, scratch};
@@ -16,7 +16,8 @@ use std::time::Duration;
 
 /// A GTP engine in sh. Modes: `crash` (exits at its second genmove of a
 /// game), `illegal` (always answers A1), `bad` (answers I5, no column I),
-/// `hang` (sleeps at its second genmove), `refuse` (rejects every play),
+/// `hang` (does not answer its second genmove for 30 s: ten times the
+/// move limit of the test that uses it), `refuse` (rejects every play),
 /// `pass` (always passes; with ids echoed and chatter before answers).
 const FAKE: &str = r#"#!/bin/sh
 mode=$1
@@ -33,7 +34,7 @@ while IFS= read -r line; do
         crash) if [ $n -ge 2 ]; then echo "fake: crashing on purpose" >&2; exit 3; fi;;
         illegal) ans=A1;;
         bad) ans=I5;;
-        hang) if [ $n -ge 2 ]; then sleep 3; fi;;
+        hang) if [ $n -ge 2 ]; then sleep 30; fi;;
         pass) echo "thinking..." ;;
       esac
       printf '=%s %s\n\n' "$id" "$ans";;
@@ -69,7 +70,7 @@ fn play(mode: &str, games: usize, timeout: f64) -> (Vec<MatchGame>, play::MatchS
     let cfg = MatchConfig {
         game,
         games,
-        player: PlayerSpec::default(),
+        player: SearchArgs::default(),
         seed: 1,
         opponent: format!("sh {} {mode}", fake_engine().display()),
         referee: None,
@@ -143,7 +144,7 @@ fn illegal_and_unreadable_moves_lose_by_forfeit() {
 
 #[test]
 fn a_hanging_opponent_loses_on_time() {
-    let (games, s) = play("hang", 2, 0.5);
+    let (games, s) = play("hang", 2, 3.0);
     assert_eq!(games.len(), 2);
     for g in &games {
         assert!(
@@ -193,14 +194,18 @@ fn a_passing_opponent_is_counted_by_tromp_taylor() {
 /// Our own side's faults are recorded the same way: a player that plays an
 /// occupied point, one that panics, one that is too slow.
 mod local_faults {
-    use kosumi::play::{play_game, Ending, GameConfig, LocalContestant};
+    use kosumi::clock::ManualTime;
+    use kosumi::play::{play_game_timed, Ending, GameConfig, LocalContestant};
     use kosumi::player::{Decision, GenmoveRequest, Player, RandomPlayer};
     use kosumi::score::GameResult;
     use kosumi::{Color, Move, Point};
     use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
     use std::time::Duration;
 
-    struct Faulty(&'static str);
+    /// A player with a fault; the game's clock is `.1`, a manual one, so
+    /// that "slow" means the same on every machine.
+    struct Faulty(&'static str, Arc<ManualTime>);
 
     impl Player for Faulty {
         fn name(&self) -> String {
@@ -210,7 +215,7 @@ mod local_faults {
             match self.0 {
                 "occupied" => Decision::Play(Move::Play(Point::new(0, 0))),
                 "slow" => {
-                    std::thread::sleep(Duration::from_millis(60));
+                    self.1.advance(0.06);
                     Decision::Play(Move::Pass)
                 }
                 _ => panic!("faulty player gives up"),
@@ -221,12 +226,13 @@ mod local_faults {
     fn game_with(kind: &'static str, faulty: Color) -> kosumi::play::GameRecord {
         let mut cfg = GameConfig::new(5);
         cfg.move_timeout = Some(Duration::from_millis(30));
-        let mut bad = LocalContestant::new(Box::new(Faulty(kind)), kind.into());
+        let time = Arc::new(ManualTime::new());
+        let mut bad = LocalContestant::new(Box::new(Faulty(kind, time.clone())), kind.into());
         let mut good = LocalContestant::new(Box::new(RandomPlayer::new(1)), "random".into());
         let stop = AtomicBool::new(false);
         match faulty {
-            Color::Black => play_game(&cfg, &mut bad, &mut good, None, &stop),
-            Color::White => play_game(&cfg, &mut good, &mut bad, None, &stop),
+            Color::Black => play_game_timed(&cfg, &mut bad, &mut good, None, &stop, &*time),
+            Color::White => play_game_timed(&cfg, &mut good, &mut bad, None, &stop, &*time),
         }
     }
 

@@ -4,7 +4,7 @@
 mod selfplay_support;
 
 use kosumi::play::selfplay::{self, SelfplayConfig, Shard};
-use kosumi::play::{GameConfig, PlayerSpec};
+use kosumi::play::{GameConfig, SearchArgs};
 use selfplay_support::{check_counted_result, scratch};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,9 +15,9 @@ fn config(out: PathBuf, games: usize, seed: u64) -> SelfplayConfig {
         game: GameConfig::new(9),
         games,
         seed,
-        player: PlayerSpec {
-            threads: 1,
-            ..PlayerSpec::default()
+        player: SearchArgs {
+            threads: Some(1),
+            ..SearchArgs::default()
         },
         jobs: 1,
         shard: Shard::default(),

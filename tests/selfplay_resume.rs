@@ -1,4 +1,4 @@
-//! A second run into the same `--out` (issue 14): the same settings
+//! A second run into the same `--out`: the same settings
 //! resume, other settings are refused, nothing is overwritten; a kill
 //! between a record and its row is reconciled by `summarize` and by the
 //! resumed run; `match` checks its `--out` before the first game.

@@ -1,6 +1,7 @@
 //! Every bad setting on every subcommand is refused before anything runs,
-//! with clap's message and exit status 2 (issue 14: `gtp`, `bench`,
-//! `selfplay` and `match` share one validation, `kosumi::settings`).
+//! with clap's message and exit status 2 (`gtp`, `bench`,
+//! `selfplay`, `match` and `regress` share one validation, `kosumi::settings`,
+//! and one set of search options, `kosumi::mcts::SearchArgs`).
 
 use std::process::{Command, Stdio};
 
@@ -153,4 +154,79 @@ fn tuning_settings_are_checked() {
         .unwrap();
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout), "= Kosumi\n\n= \n\n");
+}
+
+/// `--set list` prints the knob table on every command that builds our
+/// search, and nothing runs.
+#[test]
+fn set_list_prints_the_knob_table_everywhere() {
+    for args in [
+        &["gtp"][..],
+        &[][..],
+        &["match", "--opponent", "false"][..],
+        &["selfplay"][..],
+        &["regress", "x.tst"][..],
+        &["bench", "--search"][..],
+    ] {
+        let mut a = args.to_vec();
+        a.extend(["--set", "list"]);
+        let out = kosumi().args(&a).stdin(Stdio::null()).output().unwrap();
+        assert!(out.status.success(), "{a:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let keys: Vec<&str> = text
+            .lines()
+            .skip(1)
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        assert!(text.starts_with("KEY"), "{a:?}: {text}");
+        assert!(keys.contains(&"rave_equiv") && keys.contains(&"resign_threshold"));
+        assert_eq!(keys.len(), text.lines().count() - 1, "{a:?}");
+    }
+}
+
+/// The search options take the same values on every command, `--player`
+/// both spellings of the search, and the hidden second spellings of the
+/// knobs are gone.
+#[test]
+fn search_options_mean_the_same_everywhere() {
+    let ok_args: [&[&str]; 3] = [
+        &["--player", "mcts", "--set", "list"],
+        &["--player", "search", "--set", "list"],
+        &[
+            "--priors",
+            "hand",
+            "--no-resign",
+            "--max-memory",
+            "64",
+            "--set",
+            "list",
+        ],
+    ];
+    for cmd in [
+        &["gtp"][..],
+        &["selfplay"][..],
+        &["match", "--opponent", "x"][..],
+    ] {
+        for extra in ok_args {
+            let mut a = cmd.to_vec();
+            a.extend_from_slice(extra);
+            let out = kosumi().args(&a).stdin(Stdio::null()).output().unwrap();
+            assert!(out.status.success(), "{a:?}");
+        }
+        for (opt, bad) in [
+            ("--player", "gnugo"),
+            ("--priors", "mogo"),
+            ("--max-memory", "1"),
+            ("--prior-visits", "40"),
+            ("--prior-exponent", "1"),
+            ("--prior-hand", "yes"),
+            ("--playout-gammas", "yes"),
+        ] {
+            let mut a = cmd.to_vec();
+            a.extend([opt, bad]);
+            let out = kosumi().args(&a).stdin(Stdio::null()).output().unwrap();
+            assert_eq!(out.status.code(), Some(2), "{a:?}");
+            assert!(String::from_utf8_lossy(&out.stderr).contains(opt), "{a:?}");
+        }
+    }
 }

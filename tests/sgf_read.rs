@@ -55,7 +55,7 @@ fn valid_files_read_strictly_without_warnings() {
         "format-edge/katago-testsgf/compressed-point-ranges.sgf",
         "format-edge/katago-testsgf/black-pass-as-B[].sgf",
         "format-edge/katago-testsgf/white-moves-first.sgf",
-        // Setup and PL in any node (issue 13; GNU Go and Sabaki load them).
+        // Setup and PL in any node (GNU Go and Sabaki load them).
         "format-edge/littlego/Illegal_games/setup-after-first-move.sgf",
         "format-edge/littlego/Illegal_games/setup-player-after-first-move.sgf",
         "format-edge/libsgfcplusplus/encoding-utf8-withbom.sgf",
@@ -475,7 +475,7 @@ fn each_tree_is_decoded_by_its_own_charset() {
     assert_eq!(c.trees.len(), 2);
 }
 
-/// Setup and `PL` after the first move (issue 13): the stones and captures
+/// Setup and `PL` after the first move: the stones and captures
 /// at the end of the main line, as `list_stones` would give them. The
 /// expectations of the first three are GNU Go 3.8's (`loadsgf`, then
 /// `list_stones black`, `list_stones white`, `captures black`); GNU Go

@@ -159,7 +159,7 @@ fn every_replayable_fixture_game_round_trips() {
         let text = sgf::game_to_sgf(g, &GameInfo::default());
         let r = read_back(&text);
         if g.start().captures(Color::Black) + g.start().captures(Color::White) > 0 {
-            // Setup after moves (issue 13) starts the game afresh from a
+            // Setup after moves starts the game afresh from a
             // position that keeps the prisoners taken before it; SGF has
             // no property for prisoners, so the written record starts
             // with none. Everything else is the same.

@@ -37,20 +37,15 @@ pub struct Config {
     pub rules: Rules,
     /// Seed of the player's random stream.
     pub seed: u64,
-    /// Search threads (for the search player; the random player ignores it).
-    pub threads: usize,
-    /// Playouts per move, if limited (for the search player).
+    /// Playouts of the one-shot analysis commands and of analysis outside
+    /// the I/O loop (`--playouts`; `None`: 1000). The search player's own
+    /// limit per move is its [`crate::mcts::SearchConfig::max_playouts`].
     pub playouts: Option<u64>,
-    /// Seconds per move, if limited (for the search player).
-    pub time: Option<f64>,
     /// Log more to stderr.
     pub verbose: bool,
     /// Think on the opponent's time (search player, I/O loop only): after a
     /// `genmove`, search the opponent's position until the next input line.
     pub ponder: bool,
-    /// Seconds of lag charged to the own clock per move on top of the time
-    /// a move-generating command took (`--lag`).
-    pub lag: f64,
     /// The answer to `version` when set (`--override-version`, as KataGo's
     /// `-override-version`): for a controller that reads the version as
     /// another engine's (Lizzie reads it as Leela Zero's). `None`: the
@@ -65,12 +60,9 @@ impl Default for Config {
             komi: Komi::default(),
             rules: Rules::CHINESE,
             seed: 1,
-            threads: 1,
             playouts: None,
-            time: None,
             verbose: false,
             ponder: false,
-            lag: crate::mcts::SearchConfig::default().lag_margin,
             version: None,
         }
     }
@@ -280,7 +272,7 @@ impl Engine {
         if timed && self.game.moves().len() == moves + 1 {
             if let Some(m) = self.game.moves().last() {
                 let (color, took) = (m.color, self.time.now() - t0);
-                self.clock.charge(color, took + self.config.lag);
+                self.clock.charge(color, took + self.player.lag());
                 if self.config.verbose && !self.clock.is_unlimited() {
                     let st = self.clock.of(color);
                     eprintln!(

@@ -14,6 +14,8 @@
 //! - [`analysis`]: the streaming analysis commands and pondering, through
 //!   the player's [`Analyzer`](crate::player::Analyzer).
 //! - [`signal`]: what the reader thread tells a running command.
+//! - [`options`]: the command line's options of `kosumi gtp` and the
+//!   engine they build.
 //! - [`io`]: the thin loop on stdin/stdout, with a reader thread so that a
 //!   running command can be interrupted. It depends on the engine, never
 //!   the reverse.
@@ -32,8 +34,10 @@ pub mod engine;
 pub mod info;
 pub mod io;
 pub mod line;
+pub mod options;
 pub mod signal;
 pub mod table;
 
 pub use engine::{Config, Engine};
 pub use info::Dialect;
+pub use options::GtpArgs;

@@ -4,9 +4,10 @@
 
 use super::client::ClientError;
 use super::game::{GameConfig, GameRecord};
-use super::spec::{mix_seed, PlayerSpec};
+use super::spec::{describe_player, mix_seed};
 use crate::clock::TimeSettings;
 use crate::color::Color;
+use crate::mcts::SearchArgs;
 use crate::score::GameResult;
 use crate::sprt::{Pentanomial, SprtConfig, SprtVerdict};
 use crate::stats::{json_f64, json_str};
@@ -23,7 +24,7 @@ pub struct MatchConfig {
     /// Number of games.
     pub games: usize,
     /// Our player.
-    pub player: PlayerSpec,
+    pub player: SearchArgs,
     /// Base seed of our player (per game: [`mix_seed`] of seed and index).
     pub seed: u64,
     /// The opponent's command line.
@@ -57,7 +58,7 @@ impl MatchConfig {
             g.move_timeout,
             g.clock,
             g.send_time_left,
-            self.player.describe().replace(' ', ","),
+            describe_player(&self.player).replace(' ', ","),
             self.seed,
             self.games,
             self.opponent,

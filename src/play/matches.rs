@@ -5,7 +5,7 @@ use super::contestant::{Contestant, GtpContestant, LocalContestant};
 use super::game::{play_game, ClockUse, Ending};
 use super::match_table::{MatchConfig, MatchError, MatchGame, MatchRow, SprtState};
 use super::referee::Referee;
-use super::spec::make_player;
+use super::spec::{describe_player, make_player};
 use crate::clock::{TimeSettings, WallTime};
 use crate::color::Color;
 use crate::sprt::SprtVerdict;
@@ -318,7 +318,7 @@ pub fn run_match_from(
             format!(
                 "Kosumi {} ({})",
                 env!("CARGO_PKG_VERSION"),
-                cfg.player.describe()
+                describe_player(&cfg.player)
             ),
         )
         .with_clock(cfg.player.lag(), Arc::new(WallTime::new()));

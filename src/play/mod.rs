@@ -35,7 +35,8 @@
 //!
 //! The files, each using only those above it:
 //!
-//! - `spec`: [`PlayerKind`], [`PlayerSpec`], [`make_player`], [`mix_seed`].
+//! - `spec`: [`make_player`] from a [`SearchArgs`], [`describe_player`],
+//!   [`mix_seed`].
 //! - [`client`]: the client side of GTP: an outside engine as a child
 //!   process ([`GtpClient`], [`ClientError`]).
 //! - `contestant`: [`Contestant`], [`LocalContestant`], [`GtpContestant`],
@@ -50,18 +51,22 @@
 //! - `table`: self-play table rows and summaries (re-exported by
 //!   [`selfplay`]).
 //! - [`selfplay`]: self-play runs and the merging of their tables.
+//! - [`options`]: the command line's options of `selfplay` and `match`,
+//!   the configurations they build, and how a match writes its games.
 
 pub mod client;
 mod contestant;
 mod game;
 mod match_table;
 mod matches;
+pub mod options;
 mod record;
 mod referee;
 pub mod selfplay;
 mod spec;
 mod table;
 
+pub use crate::mcts::{PlayerKind, SearchArgs};
 pub use client::{ClientError, GtpClient};
 pub use contestant::{Contestant, Fault, GtpContestant, LocalContestant, Reply, FLAG_GRACE};
 pub use game::{
@@ -75,4 +80,4 @@ pub use match_table::{
 pub use matches::{run_match, run_match_from, ClockSummary, MatchSummary};
 pub use record::{prepare_out_dir, record_to_sgf, run_files, write_atomic};
 pub use referee::Referee;
-pub use spec::{make_player, mix_seed, PlayerKind, PlayerSpec};
+pub use spec::{describe_player, game_threads, make_player, mix_seed, GAME_THREADS};

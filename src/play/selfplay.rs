@@ -21,11 +21,12 @@
 use super::contestant::LocalContestant;
 use super::game::{play_game, Ending, GameConfig, GameRecord};
 use super::record::{record_to_sgf, write_atomic};
-use super::spec::{make_player, mix_seed, PlayerSpec};
+use super::spec::{describe_player, make_player, mix_seed};
 use super::table::{read_table, table_rows};
 pub use super::table::{
     sgf_index, summarize, GameLine, SelfplayError, SelfplaySummary, Summarized,
 };
+use crate::mcts::SearchArgs;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Write;
@@ -81,7 +82,7 @@ pub struct SelfplayConfig {
     /// Base seed.
     pub seed: u64,
     /// The player (both colours).
-    pub player: PlayerSpec,
+    pub player: SearchArgs,
     /// Games played at once.
     pub jobs: usize,
     /// Which part of the run to play.
@@ -108,7 +109,7 @@ impl SelfplayConfig {
             g.rules,
             g.max_moves,
             if g.cleanup { "on" } else { "off" },
-            self.player.describe().replace(' ', ","),
+            describe_player(&self.player).replace(' ', ","),
             self.seed,
             self.games
         )
@@ -146,7 +147,7 @@ pub fn play_one(cfg: &SelfplayConfig, index: usize, stop: &AtomicBool) -> GameRe
     let label = format!(
         "Kosumi {} ({})",
         env!("CARGO_PKG_VERSION"),
-        cfg.player.describe()
+        describe_player(&cfg.player)
     );
     let mut black = LocalContestant::new(make_player(&cfg.player, mix_seed(s, 1)), label.clone());
     let mut white = LocalContestant::new(make_player(&cfg.player, mix_seed(s, 2)), label);
@@ -162,7 +163,7 @@ pub fn game_sgf(cfg: &SelfplayConfig, index: usize, rec: &GameRecord) -> String 
          Both players: {}.\nSettings: {}.",
         cfg.games,
         cfg.seed,
-        cfg.player.describe(),
+        describe_player(&cfg.player),
         cfg.settings()
     );
     record_to_sgf(
@@ -396,7 +397,7 @@ mod tests {
             game: GameConfig::new(9),
             games: 10,
             seed: 1,
-            player: PlayerSpec::default(),
+            player: SearchArgs::default(),
             jobs: 1,
             shard: Shard { index: 1, count: 3 },
             out: PathBuf::from("unused"),
@@ -417,7 +418,7 @@ mod tests {
             game: GameConfig::new(9),
             games: 4,
             seed: 1,
-            player: PlayerSpec::default(),
+            player: SearchArgs::default(),
             jobs: 1,
             shard: Shard::default(),
             out: PathBuf::from("x"),

@@ -4,13 +4,17 @@
 //! as Sabaki does it (`protocol_version` after `lz-analyze`).
 
 use kosumi::color::Color;
+use kosumi::game::Game;
 use kosumi::gtp::info::{info_line, info_line_with, Show};
 use kosumi::gtp::{Config, Dialect, Engine};
-use kosumi::mcts::{Analysis, CandidateInfo, MctsPlayer, SearchConfig};
+use kosumi::mcts::{Analysis, Analyzer, CandidateInfo, MctsPlayer, SearchConfig};
+use kosumi::player::{Decision, GenmoveRequest, MoveFilter, Player};
 use kosumi::point::{parse_gtp_move, Move};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver};
+use std::sync::Arc;
 use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_kosumi");
@@ -463,26 +467,198 @@ fn gogui_pv_and_candidates_come_from_a_short_search() {
     assert!(random.unwrap().starts_with("? "));
 }
 
-/// Plays `genmove b`, `play w` (a reply that is not Black's move), waits
-/// `wait`, and returns the visits `kosumi-candidates b` reports over all
-/// root moves (its own 200 playouts plus what the tree held before).
-fn visits_after_the_opponents_time(ponder: bool, wait: Duration) -> u32 {
-    let mut args = vec!["--threads", "1", "--seed", "3", "--size", "9"];
-    args.extend(["--playouts", "200"]);
-    if ponder {
-        args.push("--ponder");
+/// The search player, publishing the playouts of the analysis it runs
+/// now (pondering included) in `playouts`.
+struct Watched {
+    inner: MctsPlayer,
+    playouts: Arc<AtomicU64>,
+}
+
+impl Player for Watched {
+    fn name(&self) -> String {
+        self.inner.name()
     }
-    let mut p = Proc::start(&args);
-    genmove_b_then_play_w(&mut p, Duration::ZERO);
-    // Black to move: a pondering engine thinks about this position now.
-    std::thread::sleep(wait);
-    p.send("kosumi-candidates b");
-    let c = p.line();
-    assert_eq!(p.line(), "");
-    p.quit();
+    fn genmove(&mut self, req: &GenmoveRequest<'_>) -> Decision {
+        self.inner.genmove(req)
+    }
+    fn analyzer(&mut self) -> Option<&mut dyn Analyzer> {
+        Some(self)
+    }
+    fn clear(&mut self) {
+        self.inner.clear();
+    }
+}
+
+impl Analyzer for Watched {
+    fn analyze(
+        &mut self,
+        game: &Game,
+        color: Color,
+        playouts: Option<u64>,
+        stop: Option<&AtomicBool>,
+        _interval: Duration,
+        filter: &MoveFilter,
+        on_update: &mut dyn FnMut(&Analysis),
+    ) -> Analysis {
+        let seen = self.playouts.clone();
+        let a = Analyzer::analyze(
+            &mut self.inner,
+            game,
+            color,
+            playouts,
+            stop,
+            Duration::from_millis(5),
+            filter,
+            &mut |a: &Analysis| {
+                seen.store(a.playouts, Ordering::SeqCst);
+                on_update(a);
+            },
+        );
+        seen.store(a.playouts, Ordering::SeqCst);
+        a
+    }
+    fn genmove_analyze(
+        &mut self,
+        req: &GenmoveRequest<'_>,
+        interval: Duration,
+        filter: &MoveFilter,
+        on_update: &mut dyn FnMut(&Analysis),
+    ) -> Decision {
+        self.inner
+            .genmove_analyze_filtered(req, interval, filter, on_update)
+    }
+}
+
+/// Input lines for the engine's I/O loop, sent by the test.
+struct Lines {
+    rx: Receiver<Vec<u8>>,
+    buf: Vec<u8>,
+    at: usize,
+}
+
+impl Read for Lines {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if self.at == self.buf.len() {
+            match self.rx.recv() {
+                Ok(b) => (self.buf, self.at) = (b, 0),
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = out.len().min(self.buf.len() - self.at);
+        out[..n].copy_from_slice(&self.buf[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// The engine's output, passed on to the test.
+struct Sink(mpsc::Sender<Vec<u8>>);
+
+impl Write for Sink {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        let _ = self.0.send(b.to_vec());
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The search engine (one thread, 200 playouts a move) under the I/O loop
+/// in a thread of its own: its input, its output, and the playouts of
+/// the analysis it runs now.
+struct Looped {
+    input: mpsc::Sender<Vec<u8>>,
+    output: Receiver<Vec<u8>>,
+    pending: Vec<u8>,
+    playouts: Arc<AtomicU64>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Looped {
+    fn start(ponder: bool) -> Looped {
+        let playouts = Arc::new(AtomicU64::new(0));
+        let player = Watched {
+            inner: MctsPlayer::new(SearchConfig {
+                threads: 1,
+                seed: 3,
+                max_playouts: Some(200),
+                ..SearchConfig::default()
+            }),
+            playouts: playouts.clone(),
+        };
+        let config = Config {
+            size: 9,
+            playouts: Some(200),
+            ponder,
+            ..Config::default()
+        };
+        let (input, rx) = mpsc::channel();
+        let (tx, output) = mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            let mut e = Engine::new(config, Box::new(player));
+            let lines = Lines {
+                rx,
+                buf: Vec::new(),
+                at: 0,
+            };
+            kosumi::gtp::io::run(&mut e, lines, Sink(tx)).expect("the loop ends well");
+        });
+        Looped {
+            input,
+            output,
+            pending: Vec::new(),
+            playouts,
+            thread: Some(thread),
+        }
+    }
+
+    /// Sends `line` and returns the response without its blank line.
+    fn ask(&mut self, line: &str) -> String {
+        self.input
+            .send(format!("{line}\n").into_bytes())
+            .expect("engine reading");
+        loop {
+            if let Some(i) = self.pending.windows(2).position(|w| w == b"\n\n") {
+                let r: Vec<u8> = self.pending.drain(..i + 2).collect();
+                return String::from_utf8(r[..i].to_vec()).expect("UTF-8");
+            }
+            let more = self.output.recv().expect("engine answering");
+            self.pending.extend(more);
+        }
+    }
+
+    fn quit(mut self) {
+        assert_eq!(self.ask("quit"), "= ");
+        self.thread
+            .take()
+            .expect("running")
+            .join()
+            .expect("no panic");
+    }
+}
+
+/// Plays `genmove b` and `play w` (a reply that is not Black's move) on
+/// `e`; Black is then to move, and a pondering engine thinks about that
+/// position until the next line.
+fn genmove_b_then_reply(e: &mut Looped) {
+    let v = e.ask("genmove b");
+    let reply = if v.eq_ignore_ascii_case("= E5") {
+        "d4"
+    } else {
+        "e5"
+    };
+    assert!(v.starts_with("= "), "{v}");
+    assert_eq!(e.ask(&format!("play w {reply}")), "= ");
+}
+
+/// The visits `kosumi-candidates b` reports over all root moves (its own
+/// 200 playouts plus what the tree held before).
+fn candidate_visits(e: &mut Looped) -> u32 {
+    let c = e.ask("kosumi-candidates b");
     let toks: Vec<&str> = c.trim_start_matches("= ").split(' ').collect();
     toks.chunks(2)
-        .map(|pair| pair[1].parse::<u32>().unwrap())
+        .map(|pair| pair[1].parse::<u32>().expect("visits"))
         .sum()
 }
 
@@ -490,14 +666,26 @@ fn visits_after_the_opponents_time(ponder: bool, wait: Duration) -> u32 {
 fn pondering_grows_the_tree_the_next_search_uses() {
     // Without pondering the root can hold at most the 200 playouts of the
     // genmove (the subtree of White's reply) plus its own 200.
-    let quiet = visits_after_the_opponents_time(false, Duration::from_secs(1));
-    assert!(quiet <= 400, "{quiet} visits without pondering");
-    // Pondering for a second runs thousands of playouts (a 9x9 search
-    // thread does tens of thousands a second, a few thousand on a busy
-    // machine), all under this root.
-    let pondered = visits_after_the_opponents_time(true, Duration::from_secs(1));
-    eprintln!("visits: {quiet} without, {pondered} with pondering");
-    assert!(pondered > 1000, "only {pondered} visits after pondering");
+    let mut quiet = Looped::start(false);
+    genmove_b_then_reply(&mut quiet);
+    let visits = candidate_visits(&mut quiet);
+    assert!(visits <= 400, "{visits} visits without pondering");
+    quiet.quit();
+    // Pondering: wait (a bounded number of polls, however slow the
+    // machine) until the search on the opponent's time has run 1,000
+    // playouts, then the next search finds them under its root.
+    let mut e = Looped::start(true);
+    genmove_b_then_reply(&mut e);
+    let mut polls = 0;
+    while e.playouts.load(Ordering::SeqCst) < 1000 && polls < 600_000 {
+        std::thread::sleep(Duration::from_millis(1));
+        polls += 1;
+    }
+    let pondered = e.playouts.load(Ordering::SeqCst);
+    assert!(pondered >= 1000, "pondering ran only {pondered} playouts");
+    let visits = candidate_visits(&mut e);
+    assert!(visits > 1000, "only {visits} visits after pondering");
+    e.quit();
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The end of a game through GTP (issue 13): clean-up never passes while a
+//! The end of a game through GTP: clean-up never passes while a
 //! stone called dead is on the board, also when the opponent disputes and
 //! plays on; `final_score` counts area or territory by the rules.
 

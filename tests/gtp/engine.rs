@@ -295,14 +295,14 @@ fn gogui_interrupt_stops_a_running_genmove() {
         writer.write_all(b"# interrupt\n2 name\n").unwrap();
     });
     let mut out = Vec::new();
-    let t = Instant::now();
     io::run(&mut e, reader, &mut out).unwrap();
     feeder.join().unwrap();
+    // The player spins until it sees the stop (20 s at most, a backstop
+    // against a hang): it saw it.
     assert!(
         seen.lock().unwrap().stopped,
         "the player never saw the stop"
     );
-    assert!(t.elapsed() < Duration::from_secs(15));
     assert_eq!(String::from_utf8(out).unwrap(), "=1 pass\n\n=2 Kosumi\n\n");
 }
 

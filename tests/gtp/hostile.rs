@@ -1,4 +1,4 @@
-//! Hostile inputs at the built binary (issue 14): files that are not
+//! Hostile inputs at the built binary: files that are not
 //! regular or too large for `loadsgf`, and the end of input during a
 //! search that would otherwise run for a long time.
 //!
@@ -185,9 +185,7 @@ fn a_queued_command_still_gets_its_genmove_in_full() {
             komi: kosumi::Komi::parse("7.5").unwrap(),
             rules: kosumi::Rules::default(),
             seed: 3,
-            threads: 1,
             playouts: Some(400),
-            time: None,
             verbose: false,
             ponder: false,
             ..kosumi::gtp::Config::default()

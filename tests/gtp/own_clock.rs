@@ -31,6 +31,9 @@ impl Player for Budgeted {
     fn name(&self) -> String {
         "budgeted".into()
     }
+    fn lag(&self) -> f64 {
+        self.cfg.lag_margin
+    }
     fn genmove(&mut self, req: &GenmoveRequest<'_>) -> Decision {
         let g = req.game;
         let b = budget(
@@ -65,7 +68,6 @@ fn engine(size: usize) -> (Engine, Seen) {
     };
     let config = Config {
         size,
-        lag: LAG,
         ..Config::default()
     };
     let mut e = Engine::new(config, Box::new(p));

@@ -70,7 +70,7 @@ pub fn check_counted_result(sgf: &str) -> bool {
     if !sgf.contains(COUNTED) {
         return false;
     }
-    // Kosumi's count of a finished game (issue 13): the rules' count with
+    // Kosumi's count of a finished game: the rules' count with
     // the chains the endgame calls dead removed.
     assert_eq!(
         kosumi::play::count_finished(&game).result(),

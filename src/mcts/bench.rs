@@ -1,0 +1,170 @@
+//! Benchmarks of the search (`kosumi bench --search`) and the seeded
+//! middle-game positions they start from.
+
+use super::search::Limits;
+use super::{MctsPlayer, PlayerKind, SearchArgs, SearchConfig};
+use crate::game::Game;
+use crate::player::MoveFilter;
+use crate::playout::policy;
+use crate::point::Move;
+use crate::rules::Rules;
+use std::time::Duration;
+
+/// A middle-game position for benchmarks: `fill` of the board's points
+/// played by the playout policy from the empty board (seeded, so always the
+/// same), every move checked by the game.
+pub fn middle_game(size: usize, fill: f64, seed: u64) -> Option<Game> {
+    use rand_xoshiro::rand_core::SeedableRng;
+    let mut game = Game::new(size, Rules::default(), crate::komi::Komi::default()).ok()?;
+    let cfg = SearchConfig::default();
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let target = (fill * (size * size) as f64) as usize;
+    let mut tries = 0;
+    while game
+        .board()
+        .points()
+        .filter(|&p| !game.board().is_empty(p))
+        .count()
+        < target
+        && tries < 10 * size * size
+    {
+        tries += 1;
+        let c = game.to_move();
+        let moves = game.moves();
+        let last = moves.last().and_then(|m| m.mv.point());
+        let mut b = game.board().clone();
+        let mv = policy::choose_move(&mut b, c, last, &mut rng, &cfg.playout)
+            .map_or(Move::Pass, Move::Play);
+        if game.play(c, mv).is_err() {
+            game.play(c, Move::Pass).ok()?;
+        }
+    }
+    Some(game)
+}
+
+/// The figures of one search benchmark run.
+#[derive(Clone, Debug)]
+pub struct SearchBench {
+    /// Playouts per second of each repetition.
+    pub rates: Vec<f64>,
+    /// Nodes in the tree after the last repetition.
+    pub nodes: usize,
+}
+
+impl SearchBench {
+    /// The median rate.
+    pub fn median(&self) -> f64 {
+        let mut r = self.rates.clone();
+        r.sort_by(f64::total_cmp);
+        if r.is_empty() {
+            0.0
+        } else {
+            r[r.len() / 2]
+        }
+    }
+}
+
+/// Playouts of a benchmark run unless `--playouts` says otherwise.
+pub const BENCH_PLAYOUTS: u64 = 20_000;
+
+/// The search configuration of `kosumi bench --search` from its search
+/// options: [`SearchArgs::search_config`] with one thread unless
+/// `--threads` says otherwise, [`BENCH_PLAYOUTS`] playouts unless
+/// `--playouts` does, a fresh tree each search and no early stop.
+///
+/// # Errors
+/// `--player random` (the benchmark measures the search), or time
+/// options that do not go together.
+pub fn bench_config(args: &SearchArgs, seed: u64) -> Result<SearchConfig, String> {
+    if args.kind != PlayerKind::Search {
+        return Err("--search measures the search player, not --player random".into());
+    }
+    args.check()?;
+    let mut cfg = args.search_config(seed, 1);
+    cfg.max_playouts = Some(args.playouts.unwrap_or(BENCH_PLAYOUTS));
+    cfg.early_stop = false;
+    cfg.reuse_tree = false;
+    Ok(cfg)
+}
+
+/// Runs `repeat` searches of `playouts` playouts each on `game` with
+/// `threads` threads (fresh tree each time, no early stop) and measures
+/// playouts per second.
+pub fn bench_search(
+    game: &Game,
+    threads: usize,
+    playouts: u64,
+    repeat: usize,
+    seed: u64,
+) -> SearchBench {
+    let cfg = SearchConfig {
+        threads,
+        seed,
+        max_playouts: Some(playouts),
+        early_stop: false,
+        reuse_tree: false,
+        ..SearchConfig::default()
+    };
+    bench_search_config(game, cfg, repeat)
+}
+
+/// Runs `repeat` searches of `cfg.max_playouts` playouts each (1 when
+/// unset) on `game` with the settings of `cfg` and measures playouts per
+/// second.
+pub fn bench_search_config(game: &Game, cfg: SearchConfig, repeat: usize) -> SearchBench {
+    let playouts = cfg.max_playouts.unwrap_or(1);
+    let mut p = MctsPlayer::new(cfg);
+    let mut rates = Vec::new();
+    for _ in 0..repeat.max(1) {
+        let start = std::time::Instant::now();
+        let limits = Limits {
+            playouts: Some(playouts),
+            time: None,
+        };
+        let a = p.search(
+            game,
+            game.to_move(),
+            limits,
+            None,
+            Duration::from_millis(100),
+            &MoveFilter::default(),
+            None,
+        );
+        rates.push(a.playouts as f64 / start.elapsed().as_secs_f64().max(1e-9));
+    }
+    SearchBench {
+        rates,
+        nodes: p.tree_nodes(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bench_config_measures_the_search_alone() {
+        let a = SearchArgs {
+            kind: PlayerKind::Search,
+            ..SearchArgs::default()
+        };
+        let c = bench_config(&a, 3).expect("search");
+        assert_eq!((c.threads, c.seed), (1, 3));
+        assert_eq!(c.max_playouts, Some(BENCH_PLAYOUTS));
+        assert!(!c.early_stop && !c.reuse_tree);
+        assert!(bench_config(&SearchArgs::default(), 3).is_err(), "random");
+    }
+
+    #[test]
+    fn a_bench_runs_its_playouts_and_the_middle_game_is_seeded() {
+        let g = middle_game(9, 0.4, 2).expect("position");
+        let again = middle_game(9, 0.4, 2).expect("position");
+        assert_eq!(g.board(), again.board());
+        assert!(g.board().points().any(|p| !g.board().is_empty(p)));
+        let r = bench_search(&g, 1, 200, 2, 1);
+        assert_eq!(r.rates.len(), 2);
+        assert!(r.rates.iter().all(|&x| x > 0.0));
+        assert!(r.nodes > 1);
+        assert!(r.median() > 0.0);
+    }
+}
