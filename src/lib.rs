@@ -6,6 +6,8 @@
 //! - [`files`]: reading outside files with a size cap, regular files only.
 //! - [`settings`]: the command line's numbers, validated once for every
 //!   subcommand.
+//! - [`shard`]: `--shard I/N`, `auto` and `auto/N`: one part of a run, from
+//!   the option or a Slurm or Kubernetes job array's environment.
 //! - [`color`]: `Color` and its text forms.
 //! - [`point`]: `Point`, `Move`, board geometry for sizes 2..=25, GTP vertex
 //!   and SGF coordinate text.
@@ -58,6 +60,7 @@ pub mod rules;
 pub mod score;
 pub mod settings;
 pub mod sgf;
+pub mod shard;
 pub mod sprt;
 pub mod stats;
 pub mod text;

@@ -279,12 +279,26 @@ enum Command {
         args: SelfplayArgs,
     },
     /// Plays Kosumi against an outside GTP engine, colours alternating,
-    /// and prints Kosumi's win rate.
-    Match(MatchArgs),
+    /// and prints Kosumi's win rate; `match summarize DIR...` merges the
+    /// tables of a match's shards.
+    #[command(args_conflicts_with_subcommands = true)]
+    Match {
+        #[command(subcommand)]
+        action: Option<SelfplayAction>,
+        #[command(flatten)]
+        args: MatchArgs,
+    },
     /// Runs GTP regression suites (`.tst` files, GNU Go / gogui-regress
     /// format) against Kosumi or any GTP engine; exit status 1 if a test
-    /// failed unexpectedly.
-    Regress(RegressArgs),
+    /// failed unexpectedly. `regress merge FILE.json...` merges the JSON
+    /// reports of a run's shards.
+    #[command(args_conflicts_with_subcommands = true)]
+    Regress {
+        #[command(subcommand)]
+        action: Option<RegressAction>,
+        #[command(flatten)]
+        args: RegressArgs,
+    },
     /// Learned move patterns: `patterns train` fits Bradley-Terry ratings
     /// of move features on game records, `patterns eval` measures move
     /// prediction on the held-out records.
@@ -446,10 +460,24 @@ fn run_patterns(action: PatternsAction) -> ExitCode {
     }
 }
 
+#[derive(Subcommand)]
+enum RegressAction {
+    /// Merges the `--json` reports of a run's shards into the run's report
+    /// (exit status as the run's).
+    Merge {
+        /// The reports, one per shard.
+        #[arg(required = true, value_name = "REPORT.json")]
+        reports: Vec<std::path::PathBuf>,
+        /// Print the merged report as JSON (default: text).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
 #[derive(Args)]
 struct RegressArgs {
     /// The `.tst` files; each runs with its folder as working directory.
-    #[arg(required = true, value_name = "FILE.tst")]
+    #[arg(value_name = "FILE.tst")]
     files: Vec<std::path::PathBuf>,
     /// The engine's command line, e.g. 'gnugo --mode gtp' (default: this
     /// Kosumi, `kosumi gtp` with the engine options given here).
@@ -467,6 +495,12 @@ struct RegressArgs {
     /// Print the results as one JSON line.
     #[arg(long)]
     json: bool,
+    /// Run only shard I of N (0-based: of each suite the I-th of N runs
+    /// of consecutive tests); `auto` or `auto/N` reads a Slurm or
+    /// Kubernetes job array's index. Merge the shards' --json reports with
+    /// `regress merge`.
+    #[arg(long, value_name = "I/N|auto|auto/N", value_parser = parse_shard)]
+    shard: Option<kosumi::shard::ShardSpec>,
     /// Options of Kosumi's own engine (ignored with --engine).
     #[command(flatten)]
     gtp: GtpArgs,
@@ -539,16 +573,18 @@ struct SelfplayArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = kosumi::settings::jobs)]
     jobs: usize,
-    /// Play only shard I of N (0-based; the games with index % N == I).
-    #[arg(long, value_parser = parse_shard)]
-    shard: Option<kosumi::play::selfplay::Shard>,
+    /// Play only shard I of N (0-based; the games with index % N == I);
+    /// `auto` or `auto/N` reads a Slurm or Kubernetes job array's index.
+    #[arg(long, value_name = "I/N|auto|auto/N", value_parser = parse_shard)]
+    shard: Option<kosumi::shard::ShardSpec>,
 }
 
 #[derive(Subcommand)]
 enum SelfplayAction {
-    /// Merges the tables in one or more self-play output directories.
+    /// Merges the tables in one or more output directories of a run or
+    /// of its shards.
     Summarize {
-        /// Directories written by `kosumi selfplay --out`.
+        /// Directories written with `--out`.
         #[arg(required = true)]
         dirs: Vec<std::path::PathBuf>,
         /// Print the summary as one JSON line.
@@ -563,7 +599,7 @@ struct MatchArgs {
     game: GameArgs,
     /// The opponent's GTP command line, e.g. 'gnugo --mode gtp --level 10'.
     #[arg(long)]
-    opponent: String,
+    opponent: Option<String>,
     /// A referee's command line; games ending by passes or the move cap
     /// are scored with its final_score instead of Kosumi's own count.
     #[arg(long)]
@@ -587,6 +623,11 @@ struct MatchArgs {
     /// Output directory for the SGF files (none written without it).
     #[arg(long)]
     out: Option<std::path::PathBuf>,
+    /// Play only shard I of N (0-based; the games with index % N == I, or
+    /// with --sprt the pairs); `auto` or `auto/N` reads a Slurm or
+    /// Kubernetes job array's index. Needs --out.
+    #[arg(long, value_name = "I/N|auto|auto/N", value_parser = parse_shard)]
+    shard: Option<kosumi::shard::ShardSpec>,
     /// Sequential probability ratio test: stop as soon as the games
     /// accept ELO1 (Kosumi that much stronger) or ELO0; `--games` is the
     /// most games played. Games come in pairs, one seed and colours
@@ -638,8 +679,16 @@ fn parse_komi(s: &str) -> Result<kosumi::Komi, String> {
     kosumi::Komi::parse(s).map_err(|e| e.to_string())
 }
 
-fn parse_shard(s: &str) -> Result<kosumi::play::selfplay::Shard, String> {
+fn parse_shard(s: &str) -> Result<kosumi::shard::ShardSpec, String> {
     s.parse()
+}
+
+/// The shard `--shard` names (the whole run without it), `auto` read from
+/// the environment.
+fn resolve_shard(spec: Option<kosumi::shard::ShardSpec>) -> Result<kosumi::shard::Shard, String> {
+    spec.map_or(Ok(kosumi::shard::Shard::default()), |s| {
+        s.resolve_from_process()
+    })
 }
 
 /// Raised by the first Ctrl-C; a second one exits at once.
@@ -727,13 +776,20 @@ fn run_selfplay(a: SelfplayArgs) -> ExitCode {
         eprintln!("kosumi selfplay: {e}");
         return ExitCode::from(2);
     }
+    let shard = match resolve_shard(a.shard) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("kosumi selfplay: --shard: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let cfg = selfplay::SelfplayConfig {
         game: game_config(&a.game),
         games: a.game.games,
         seed: a.game.seed,
         player: player_spec(&a.game),
         jobs: a.jobs,
-        shard: a.shard.unwrap_or_default(),
+        shard,
         out,
     };
     install_ctrlc();
@@ -793,12 +849,40 @@ fn run_summarize(dirs: Vec<std::path::PathBuf>, json: bool) -> ExitCode {
     }
 }
 
+fn run_match_summarize(dirs: Vec<std::path::PathBuf>, json: bool) -> ExitCode {
+    match kosumi::play::summarize_match(&dirs) {
+        Ok(m) => {
+            say!("{}", if json { m.json() } else { m.text() });
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("kosumi match summarize: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn run_match(a: MatchArgs) -> ExitCode {
     use kosumi::play;
     if let Err(e) = check_game_args(&a.game) {
         eprintln!("kosumi match: {e}");
         return ExitCode::from(2);
     }
+    let Some(opponent) = a.opponent.clone() else {
+        eprintln!("kosumi match: --opponent CMD is required");
+        return ExitCode::from(2);
+    };
+    let shard = match resolve_shard(a.shard) {
+        Ok(s) if s.count > 1 && a.out.is_none() => {
+            eprintln!("kosumi match: --shard needs --out (the shards' tables are merged)");
+            return ExitCode::from(2);
+        }
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("kosumi match: --shard: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut game = game_config(&a.game);
     game.move_timeout = Some(std::time::Duration::from_secs_f64(a.move_timeout));
     game.clock = [a.clock; 2];
@@ -808,11 +892,12 @@ fn run_match(a: MatchArgs) -> ExitCode {
         games: a.game.games,
         player: player_spec(&a.game),
         seed: a.game.seed,
-        opponent: a.opponent.clone(),
+        opponent,
         referee: a.referee.clone(),
         setup_timeout: std::time::Duration::from_secs_f64(a.move_timeout.max(10.0)),
         sprt: a.sprt,
         opponent_clock: a.opponent_clock,
+        shard,
     };
     let done = match &a.out {
         None => Vec::new(),
@@ -835,7 +920,7 @@ fn run_match(a: MatchArgs) -> ExitCode {
         );
     }
     install_ctrlc();
-    let pb = progress_bar(cfg.games);
+    let pb = progress_bar(cfg.indices().len());
     pb.set_position(done.len() as u64);
     let date = today();
     let result = play::run_match_from(&cfg, &done, &STOP, &mut |g, s| {
@@ -887,7 +972,7 @@ fn run_match(a: MatchArgs) -> ExitCode {
                 .map_err(|e| play::MatchError::Io(path, e))?;
             // The row after its record: a kill between the two leaves an
             // uncounted record that a resumed match plays again.
-            play::append_match_row(out, &play::MatchRow::of(g))?;
+            play::append_match_row(out, &cfg, &play::MatchRow::of(g))?;
         }
         Ok(())
     });
@@ -957,12 +1042,62 @@ fn shell_quote(word: &str) -> String {
     format!("'{}'", word.replace('\'', "'\\''"))
 }
 
+fn run_regress_merge(reports: &[std::path::PathBuf], json: bool) -> ExitCode {
+    use kosumi::regress::report;
+    let mut all = Vec::new();
+    for f in reports {
+        let read = kosumi::files::read_capped(f)
+            .map_err(|e| e.to_string())
+            .and_then(|b| String::from_utf8(b).map_err(|_| "not UTF-8 text".to_string()))
+            .and_then(|t| report::read_json(&t));
+        match read {
+            Ok(r) => all.push(r),
+            Err(e) => {
+                eprintln!("kosumi regress merge: {}: {e}", f.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    match report::merge(&all) {
+        Ok(m) => {
+            say!(
+                "{}",
+                if json {
+                    report::json(&m)
+                } else {
+                    report::text(&m)
+                }
+            );
+            if report::all_ok(&m) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("kosumi regress merge: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn run_regress(a: RegressArgs) -> ExitCode {
     use kosumi::regress;
+    if a.files.is_empty() {
+        eprintln!("kosumi regress: give one or more FILE.tst (or `regress merge REPORT.json...`)");
+        return ExitCode::from(2);
+    }
     if !(a.timeout > 0.0 && a.timeout.is_finite()) {
         eprintln!("kosumi regress: --timeout must be a positive number of seconds");
         return ExitCode::from(2);
     }
+    let shard = match resolve_shard(a.shard) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("kosumi regress: --shard: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let engine = match a.engine {
         Some(e) => e,
         None => {
@@ -992,6 +1127,7 @@ fn run_regress(a: RegressArgs) -> ExitCode {
         engine,
         timeout: std::time::Duration::from_secs_f64(a.timeout),
         jobs: a.jobs as usize,
+        shard,
     };
     install_ctrlc();
     let tests: usize = suites.iter().map(|s| s.tests()).sum();
@@ -1164,9 +1300,15 @@ fn main() -> ExitCode {
             Some(SelfplayAction::Summarize { dirs, json }) => run_summarize(dirs, json),
             None => run_selfplay(args),
         },
-        Some(Command::Match(a)) => run_match(a),
+        Some(Command::Match { action, args }) => match action {
+            Some(SelfplayAction::Summarize { dirs, json }) => run_match_summarize(dirs, json),
+            None => run_match(args),
+        },
         Some(Command::Patterns { action }) => run_patterns(action),
-        Some(Command::Regress(a)) => run_regress(a),
+        Some(Command::Regress { action, args }) => match action {
+            Some(RegressAction::Merge { reports, json }) => run_regress_merge(&reports, json),
+            None => run_regress(args),
+        },
         None => run_gtp(cli.gtp),
     }
 }

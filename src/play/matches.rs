@@ -173,7 +173,7 @@ impl MatchSummary {
         };
         *self.endings.entry(r.ending.clone()).or_insert(0) += 1;
         if let Some(s) = self.sprt.as_mut() {
-            s.add(&r.result, r.kosumi);
+            s.add(r.index, &r.result, r.kosumi);
         }
         self.think[0] += r.think[0];
         self.think[1] += r.think[1];
@@ -268,9 +268,15 @@ pub fn run_match(
     run_match_from(cfg, &[], stop, on_game)
 }
 
-/// [`run_match`] resumed: the games of `done` (games `0..done.len()`, from
-/// [`prepare_match_out`]) are counted, not played, and the match goes on
-/// from the next game (or ends, when they decide its SPRT).
+/// [`run_match`] resumed: the games of `done` (from
+/// [`prepare_match_out`]) are counted, not played, and the match plays the
+/// rest of its shard's games ([`MatchConfig::indices`]) in order (or ends,
+/// when they decide its SPRT).
+///
+/// A match in one shard with an SPRT stops after the pair that decides
+/// it. The shards of a sharded match play all their games: the test is
+/// decided on the merged tables (`match summarize`), which count the pairs
+/// in order up to the deciding one, as the one-machine match would.
 ///
 /// # Errors
 /// As [`run_match`].
@@ -297,16 +303,23 @@ pub fn run_match_from(
         clock: ClockSummary::for_match(cfg),
         ..MatchSummary::default()
     };
+    let one_shard = cfg.shard.count == 1;
+    let decided = |s: &MatchSummary| {
+        one_shard
+            && s.sprt
+                .as_ref()
+                .is_some_and(|t| t.open_pairs() == 0 && t.verdict() != SprtVerdict::Continue)
+    };
+    let played: std::collections::BTreeSet<usize> = done.iter().map(|r| r.index).collect();
     for r in done {
         summary.add_row(r);
     }
-    let decided = summary
-        .sprt
-        .as_ref()
-        .is_some_and(|s| done.len().is_multiple_of(2) && s.verdict() != SprtVerdict::Continue);
-    for index in done.len()..cfg.games {
-        if stop.load(Ordering::SeqCst) || decided {
+    for index in cfg.indices() {
+        if stop.load(Ordering::SeqCst) || decided(&summary) {
             break;
+        }
+        if played.contains(&index) {
+            continue;
         }
         let kosumi = if index % 2 == 0 {
             Color::Black
@@ -341,13 +354,6 @@ pub fn run_match_from(
         };
         summary.add(&g);
         on_game(&g, &summary)?;
-        if summary
-            .sprt
-            .as_ref()
-            .is_some_and(|s| index % 2 == 1 && s.verdict() != SprtVerdict::Continue)
-        {
-            break;
-        }
     }
     Ok(summary)
 }

@@ -47,6 +47,8 @@
 //!   rows of a match's table `match.tsv` ([`MatchRow`], resuming), and
 //!   [`MatchError`].
 //! - `matches`: [`run_match`], [`MatchSummary`] with its clock use.
+//! - `match_merge`: [`summarize_match`], the tables of a match's shards
+//!   merged ([`MatchMerged`]).
 //! - `table`: self-play table rows and summaries (re-exported by
 //!   [`selfplay`]).
 //! - [`selfplay`]: self-play runs and the merging of their tables.
@@ -54,6 +56,7 @@
 pub mod client;
 mod contestant;
 mod game;
+mod match_merge;
 mod match_table;
 mod matches;
 mod record;
@@ -68,9 +71,13 @@ pub use game::{
     count_finished, play_game, play_game_timed, ClockUse, Ending, GameConfig, GameRecord,
     COUNT_PLAYOUTS,
 };
+pub use match_merge::{
+    count_rows, has_match_table, settings_sprt, summarize_match, MatchMerged, MergeError,
+    ShardProgress,
+};
 pub use match_table::{
-    append_match_row, prepare_match_out, MatchConfig, MatchError, MatchGame, MatchRow, SprtState,
-    MATCH_TABLE,
+    append_match_row, prepare_match_out, table_name, table_shard, MatchConfig, MatchError,
+    MatchGame, MatchRow, SprtState, MATCH_TABLE,
 };
 pub use matches::{run_match, run_match_from, ClockSummary, MatchSummary};
 pub use record::{prepare_out_dir, record_to_sgf, run_files, write_atomic};
