@@ -392,4 +392,53 @@ mod tests {
         assert_eq!(s.endings.get("resign-opponent"), Some(&1));
         assert_eq!((s.think, s.moves), ([1.5, 0.25], [20, 21]));
     }
+
+    /// The bytes of `match --json` as the hand-written writer gave them
+    /// before serde: field order, escapes, numbers (six decimals at most,
+    /// integers without a point, `null` for no value).
+    #[test]
+    fn json_bytes_are_pinned() {
+        let mut s = MatchSummary {
+            opponent: "GNU \"Go\"\\ 3.8\t\u{1}é".into(),
+            sprt: Some(SprtState::new(crate::sprt::SprtConfig::parse("0,10").unwrap())),
+            clock: Some(ClockSummary {
+                settings: "0+1x1".into(),
+                games: 0,
+                least_slack: [f64::INFINITY; 2],
+                share_min: [f64::INFINITY; 2],
+                share_max: [0.0; 2],
+                share_sum: [0.0; 2],
+            }),
+            ..MatchSummary::default()
+        };
+        for (i, r) in ["B+R", "W+3.5", "0", "?", "B+T"].iter().enumerate() {
+            s.add_row(&MatchRow {
+                index: i,
+                kosumi: if i % 2 == 0 { Color::Black } else { Color::White },
+                result: GameResult::parse(r),
+                ending: ["passes", "resign-opponent", "passes", "refused", "time-opponent"][i]
+                    .into(),
+                think: [1.0 / 3.0, 2.0],
+                moves: [30, 31],
+            });
+        }
+        if let Some(c) = s.clock.as_mut() {
+            c.add([
+                ClockUse {
+                    used: 0.5,
+                    least_slack: 0.25,
+                    moves: 3,
+                    available: 2.0,
+                },
+                ClockUse {
+                    used: 1.0,
+                    least_slack: f64::INFINITY,
+                    moves: 0,
+                    available: 0.0,
+                },
+            ]);
+        }
+        assert_eq!(s.json(), r#"{"kind":"match","opponent":"GNU \"Go\"\\ 3.8\t\u0001é","games":5,"kosumi":{"wins":3,"losses":0,"draws":1,"rate":0.875,"ci95":[0.395773,0.986809]},"as_black":{"wins":2,"losses":0,"draws":1,"rate":0.833333,"ci95":[0.309988,0.982347]},"as_white":{"wins":1,"losses":0,"draws":0,"rate":1,"ci95":[0.206549,1]},"void":1,"endings":{"passes":2,"refused":1,"resign-opponent":1,"time-opponent":1},"seconds_per_move":{"kosumi":0.011111,"opponent":0.064516},"sprt":{"elo0":0,"elo1":10,"alpha":0.05,"beta":0.05,"llr":0.028311,"lower":-2.944439,"upper":2.944439,"pairs":1,"pentanomial":[0,0,0,0,1],"void_pairs":1,"verdict":"continue"},"clock":{"settings":"0+1x1","games":1,"kosumi":{"least_slack":0.25,"share_mean":0.25,"share_min":0.25,"share_max":0.25},"opponent":{"least_slack":null,"share_mean":0,"share_min":0,"share_max":0}}}"#);
+        assert_eq!(MatchSummary::default().json(), r#"{"kind":"match","opponent":"","games":0,"kosumi":{"wins":0,"losses":0,"draws":0,"rate":null,"ci95":[0,1]},"as_black":{"wins":0,"losses":0,"draws":0,"rate":null,"ci95":[0,1]},"as_white":{"wins":0,"losses":0,"draws":0,"rate":null,"ci95":[0,1]},"void":0,"endings":{},"seconds_per_move":{"kosumi":0,"opponent":0}}"#);
+    }
 }

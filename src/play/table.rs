@@ -518,4 +518,37 @@ mod tests {
         );
         assert!(s.json().starts_with("{\"kind\":\"selfplay\",\"games\":4,"));
     }
+
+    /// The bytes of `selfplay --json` and `selfplay summarize --json` as
+    /// the hand-written writer gave them before serde.
+    #[test]
+    fn json_bytes_are_pinned() {
+        let mut s = SelfplaySummary::default();
+        assert_eq!(s.json(), r#"{"kind":"selfplay","games":0,"black":{"wins":0,"rate":null,"ci95":[0,1]},"white":{"wins":0,"rate":null,"ci95":[0,1]},"draws":0,"void":0,"mean_length":0,"resignations":0,"endings":{},"playouts":0,"seconds":0,"playouts_per_second":null}"#);
+        for (i, r) in ["B+R", "W+0.5", "0", "?"].iter().enumerate() {
+            s.add(&GameLine {
+                index: i,
+                seed: 7,
+                result: GameResult::parse(r),
+                length: 31 + i,
+                ending: ["resign-white", "passes", "passes", "cap"][i].into(),
+                playouts: 1000,
+                seconds: 0.7,
+                file: sgf_name(i),
+            });
+        }
+        assert_eq!(s.json(), r#"{"kind":"selfplay","games":4,"black":{"wins":1,"rate":0.5,"ci95":[0.125334,0.874666]},"white":{"wins":1,"rate":0.5,"ci95":[0.125334,0.874666]},"draws":1,"void":1,"mean_length":32.5,"resignations":1,"endings":{"cap":1,"passes":2,"resign-white":1},"playouts":4000,"seconds":2.8,"playouts_per_second":1428.571429}"#);
+        let m = Summarized {
+            summary: s,
+            settings: "size=9".into(),
+            tables: 2,
+            expected: 5,
+            present: 4,
+            duplicates: 1,
+            torn: 0,
+            unrecorded: 1,
+            missing: 0,
+        };
+        assert_eq!(m.json(), r#"{"tables":2,"present":4,"expected":5,"duplicates":1,"torn":0,"kind":"selfplay","games":4,"black":{"wins":1,"rate":0.5,"ci95":[0.125334,0.874666]},"white":{"wins":1,"rate":0.5,"ci95":[0.125334,0.874666]},"draws":1,"void":1,"mean_length":32.5,"resignations":1,"endings":{"cap":1,"passes":2,"resign-white":1},"playouts":4000,"seconds":2.8,"playouts_per_second":1428.571429,"unrecorded":1,"missing":0}"#);
+    }
 }
