@@ -11,10 +11,10 @@
 
 use super::match_table::SprtState;
 use super::match_table::{table_settings, table_shard, MatchRow};
-use super::matches::MatchSummary;
+use super::matches::{MatchJson, MatchSummary};
 use crate::shard::Shard;
 use crate::sprt::{SprtConfig, SprtVerdict};
-use crate::stats::json_str;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -331,35 +331,65 @@ impl MatchMerged {
 
     /// The merge as one JSON object.
     pub fn json(&self) -> String {
-        let shards: Vec<String> = self
-            .shards
-            .iter()
-            .map(|p| {
-                format!(
-                    "{{\"shard\":{},\"played\":{},\"assigned\":{},\"found\":{}}}",
-                    json_str(&p.shard.to_string()),
-                    p.played,
-                    p.assigned,
-                    p.found
-                )
-            })
-            .collect();
-        let inner = self.summary.json();
-        format!(
-            "{{\"tables\":{},\"present\":{},\"expected\":{},\"duplicates\":{},\"torn\":{},\
-             \"shards\":[{}],\"decided_at\":{},\"after_decision\":{},{}",
-            self.tables,
-            self.present,
-            self.expected,
-            self.duplicates,
-            self.torn,
-            shards.join(","),
-            self.decided_at
-                .map_or("null".to_string(), |k| k.to_string()),
-            self.after_decision,
-            &inner[1..]
-        )
+        let j = MergedJson {
+            tables: self.tables,
+            present: self.present,
+            expected: self.expected,
+            duplicates: self.duplicates,
+            torn: self.torn,
+            shards: self
+                .shards
+                .iter()
+                .map(|p| ShardJson {
+                    shard: p.shard.to_string(),
+                    played: p.played,
+                    assigned: p.assigned,
+                    found: p.found,
+                })
+                .collect(),
+            decided_at: self.decided_at,
+            after_decision: self.after_decision,
+            summary: self.summary.to_json(),
+        };
+        serde_json::to_string(&j).expect("a summary serializes")
     }
+}
+
+/// One shard in the JSON form of `match summarize`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardJson {
+    /// `I/N`.
+    pub shard: String,
+    /// Its games in its table.
+    pub played: usize,
+    /// The games it has to play.
+    pub assigned: usize,
+    /// Whether its table was found.
+    pub found: bool,
+}
+
+/// The JSON form of `match summarize --json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MergedJson {
+    /// Tables read.
+    pub tables: usize,
+    /// Distinct games found.
+    pub present: usize,
+    /// Games of the match.
+    pub expected: usize,
+    /// Rows seen more than once.
+    pub duplicates: usize,
+    /// Rows cut off, skipped.
+    pub torn: usize,
+    /// Per shard.
+    pub shards: Vec<ShardJson>,
+    /// Pairs counted up to an SPRT's decision in index order.
+    pub decided_at: Option<u64>,
+    /// Games after the decision, not counted.
+    pub after_decision: usize,
+    /// The merged summary.
+    #[serde(flatten)]
+    pub summary: MatchJson,
 }
 
 /// Whether `dir` holds a match table.

@@ -10,7 +10,8 @@ use crate::color::Color;
 use crate::score::GameResult;
 use crate::shard::Shard;
 use crate::sprt::{Pentanomial, SprtConfig, SprtVerdict};
-use crate::stats::{json_f64, json_str};
+use crate::stats::Num;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io::Write;
 use std::path::Path;
@@ -181,25 +182,50 @@ impl SprtState {
         )
     }
 
-    pub(super) fn json(&self) -> String {
+    /// The test as the JSON summary writes it.
+    pub fn to_json(&self) -> SprtJson {
         let c = &self.config;
-        let counts: Vec<String> = self.pairs.counts.iter().map(u64::to_string).collect();
-        format!(
-            "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{},\"llr\":{},\"lower\":{},\
-             \"upper\":{},\"pairs\":{},\"pentanomial\":[{}],\"void_pairs\":{},\"verdict\":{}}}",
-            json_f64(c.elo0),
-            json_f64(c.elo1),
-            json_f64(c.alpha),
-            json_f64(c.beta),
-            json_f64(self.llr()),
-            json_f64(c.lower_bound()),
-            json_f64(c.upper_bound()),
-            self.pairs.pairs(),
-            counts.join(","),
-            self.void_pairs,
-            json_str(&self.verdict().to_string())
-        )
+        SprtJson {
+            elo0: Num(c.elo0),
+            elo1: Num(c.elo1),
+            alpha: Num(c.alpha),
+            beta: Num(c.beta),
+            llr: Num(self.llr()),
+            lower: Num(c.lower_bound()),
+            upper: Num(c.upper_bound()),
+            pairs: self.pairs.pairs(),
+            pentanomial: self.pairs.counts,
+            void_pairs: self.void_pairs,
+            verdict: self.verdict().to_string(),
+        }
     }
+}
+
+/// An SPRT in the JSON summary of a match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtJson {
+    /// Elo of the null hypothesis.
+    pub elo0: Num,
+    /// Elo of the alternative.
+    pub elo1: Num,
+    /// The false positive rate.
+    pub alpha: Num,
+    /// The false negative rate.
+    pub beta: Num,
+    /// The log-likelihood ratio.
+    pub llr: Num,
+    /// The lower bound (accept H0 at or below).
+    pub lower: Num,
+    /// The upper bound (accept H1 at or above).
+    pub upper: Num,
+    /// Pairs counted.
+    pub pairs: u64,
+    /// Pairs by Kosumi's half points, 0 to 4.
+    pub pentanomial: [u64; 5],
+    /// Pairs left out for a game without a result.
+    pub void_pairs: u64,
+    /// `continue`, `H0 accepted` or `H1 accepted`.
+    pub verdict: String,
 }
 
 /// One game of a match.

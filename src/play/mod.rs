@@ -73,13 +73,16 @@ pub use game::{
 };
 pub use match_merge::{
     count_rows, has_match_table, settings_sprt, summarize_match, MatchMerged, MergeError,
-    ShardProgress,
+    MergedJson, ShardJson, ShardProgress,
 };
 pub use match_table::{
     append_match_row, prepare_match_out, table_name, table_shard, MatchConfig, MatchError,
-    MatchGame, MatchRow, SprtState, MATCH_TABLE,
+    MatchGame, MatchRow, SprtJson, SprtState, MATCH_TABLE,
 };
-pub use matches::{run_match, run_match_from, ClockSummary, MatchSummary};
+pub use matches::{
+    run_match, run_match_from, ClockJson, ClockSideJson, ClockSummary, MatchJson, MatchSummary,
+    PerMoveJson,
+};
 pub use record::{prepare_out_dir, record_to_sgf, run_files, write_atomic};
 pub use referee::Referee;
 pub use spec::{make_player, mix_seed, PlayerKind, PlayerSpec};

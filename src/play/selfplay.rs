@@ -24,7 +24,8 @@ use super::record::{record_to_sgf, write_atomic};
 use super::spec::{make_player, mix_seed, PlayerSpec};
 use super::table::{read_table, table_rows};
 pub use super::table::{
-    sgf_index, summarize, GameLine, SelfplayError, SelfplaySummary, Summarized,
+    sgf_index, summarize, GameLine, SelfplayError, SelfplayJson, SelfplaySummary, Summarized,
+    SummarizedJson,
 };
 use std::collections::BTreeMap;
 use std::io::Write;
