@@ -275,6 +275,20 @@ fn match_shards_from_slurm_merge_to_the_whole_match() {
     let text = std::fs::read_to_string(&t).unwrap();
     let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with("7\t")).collect();
     std::fs::write(&t, kept.join("\n") + "\n").unwrap();
+    // Before the resubmission, the merge says how far shard 0 got.
+    let stopped = summarize(&shared);
+    assert!(
+        stopped.contains(r#"{"shard":"0/3","played":3,"assigned":4,"found":true}"#),
+        "{stopped}"
+    );
+    if stopped.contains(r#""decided_at":null"#) {
+        let text = ok(kosumi(&[])
+            .args(["match", "summarize"])
+            .arg(&shared)
+            .output()
+            .unwrap());
+        assert!(text.contains("shard 0/3: 1 of its 2 pairs"), "{text}");
+    }
     let env = [
         ("SLURM_ARRAY_TASK_ID", "0".to_string()),
         ("SLURM_ARRAY_TASK_COUNT", "1".to_string()),
@@ -299,6 +313,23 @@ fn match_shards_from_slurm_merge_to_the_whole_match() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+    // Merging tables of a run split two ways, or of other settings: refused.
+    let both = kosumi(&[])
+        .args(["match", "summarize"])
+        .args([&shared, &whole])
+        .output()
+        .unwrap();
+    assert_eq!(both.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&both.stderr).contains("split two ways"));
+    let other = scratch("m-other");
+    ok(match_cmd(&[], &other, &["--komi", "6.5"]).output().unwrap());
+    let mixed = kosumi(&[])
+        .args(["match", "summarize"])
+        .args([&whole, &other])
+        .output()
+        .unwrap();
+    assert_eq!(mixed.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&mixed.stderr).contains("different settings"));
 }
 
 /// The games a summary counted.
