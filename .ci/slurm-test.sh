@@ -8,7 +8,9 @@
 #     job after them, --dependency=afterok): the merged table equal game
 #     for game to the one-machine match's, the same LLR;
 #   - an array element cancelled midway (scancel) and resubmitted alone:
-#     the run completes with nothing lost or doubled.
+#     the run completes with nothing lost or doubled;
+#   - a regression array (4 tasks) with a fake engine: the merged report
+#     equal to the one-machine report, times aside.
 # Needs root (it starts the daemons) and target/release/kosumi (built by
 # `cargo test --release` before it in .ci/run). Stops the daemons at the end.
 set -euo pipefail
@@ -164,4 +166,17 @@ sprt_of() { grep -o '"sprt":{[^}]*}' "$1"; }
 [ "$(sprt_of "$t/m/summary.json")" = "$(sprt_of "$t/m-one.json")" ] ||
   fail "match: the merged SPRT differs: $(sprt_of "$t/m/summary.json") vs $(sprt_of "$t/m-one.json")"
 echo "slurm-test: sharded match of 4 + merge = one-machine match ($counted games counted, $(sprt_of "$t/m-one.json"))"
+# A regression array (4 tasks) with the fake engine of tests/regress/,
+# merged: the one-machine report, times aside.
+suite="$repo/tests/regress/pieces.tst"
+fake="sh $repo/tests/regress/fake-gtp.sh"
+untimed() { sed -E 's/"seconds":[0-9.]+/"seconds":0/g'; }
+"$kosumi" regress --json --engine "$fake" "$suite" | untimed >"$t/regress-one.json"
+OUT="$t/regress" SUITES="$suite" ENGINE="$fake" sbatch --wait --quiet --chdir="$t/work" \
+  deploy/slurm/regress.sbatch
+[ "$(ls "$t/regress" | wc -l)" = 4 ] || fail "regress: $(ls "$t/regress")"
+"$kosumi" regress merge --json "$t"/regress/report-*.json | untimed >"$t/regress-merged.json"
+cmp -s "$t/regress-one.json" "$t/regress-merged.json" ||
+  fail "regress: the merged report differs from the one-machine report"
+echo "slurm-test: regress array of 4 merged = one-machine report"
 echo "slurm-test: passed in $(($(date +%s) - start_time)) s"
