@@ -509,7 +509,7 @@ struct RegressArgs {
 /// Settings shared by `selfplay` and `match`.
 #[derive(Args, Clone)]
 struct GameArgs {
-    /// Number of games (for a sharded self-play run: of the whole run).
+    /// Number of games (for a sharded run: of the whole run).
     #[arg(long, default_value_t = 10, value_parser = kosumi::settings::games)]
     games: usize,
     /// Board size.
