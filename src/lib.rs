@@ -25,6 +25,8 @@
 //! - [`clock`]: time settings and clock state as controllers report them.
 //! - [`settings`]: the command line's values, validated once for every
 //!   subcommand.
+//! - [`shard`]: `--shard I/N`, `auto` and `auto/N`: one part of a run, from
+//!   the option or a Slurm or Kubernetes job array's environment.
 //! - [`player`]: the `Player` trait, the random player, Monte-Carlo
 //!   ownership.
 //! - [`mcts`]: the Monte-Carlo tree search player: its configuration and
@@ -59,6 +61,7 @@ pub mod rules;
 pub mod score;
 pub mod settings;
 pub mod sgf;
+pub mod shard;
 pub mod sprt;
 pub mod stats;
 pub mod text;

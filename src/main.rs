@@ -1,6 +1,6 @@
 //! The `kosumi` command line: subcommands and wiring only.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 /// `println!` for what the reports write on standard output. A reader
@@ -42,6 +42,7 @@ struct Cli {
 
 use kosumi::gtp::GtpArgs;
 use kosumi::play::options::{MatchArgs, SelfplayArgs};
+use kosumi::regress::options::RegressArgs;
 
 fn run_gtp(a: GtpArgs) -> ExitCode {
     if listed(&a.search) {
@@ -135,12 +136,26 @@ enum Command {
         args: SelfplayArgs,
     },
     /// Plays Kosumi against an outside GTP engine, colours alternating,
-    /// and prints Kosumi's win rate.
-    Match(MatchArgs),
+    /// and prints Kosumi's win rate; `match summarize DIR...` merges the
+    /// tables of a match's shards.
+    #[command(args_conflicts_with_subcommands = true)]
+    Match {
+        #[command(subcommand)]
+        action: Option<SelfplayAction>,
+        #[command(flatten)]
+        args: MatchArgs,
+    },
     /// Runs GTP regression suites (`.tst` files, GNU Go / gogui-regress
     /// format) against Kosumi or any GTP engine; exit status 1 if a test
-    /// failed unexpectedly.
-    Regress(RegressArgs),
+    /// failed unexpectedly. `regress merge FILE.json...` merges the JSON
+    /// reports of a run's shards.
+    #[command(args_conflicts_with_subcommands = true)]
+    Regress {
+        #[command(subcommand)]
+        action: Option<RegressAction>,
+        #[command(flatten)]
+        args: RegressArgs,
+    },
     /// Learned move patterns: `patterns train` fits Bradley-Terry ratings
     /// of move features on game records, `patterns eval` measures move
     /// prediction on the held-out records.
@@ -292,37 +307,26 @@ fn run_patterns(action: PatternsAction) -> ExitCode {
     }
 }
 
-#[derive(Args)]
-struct RegressArgs {
-    /// The `.tst` files; each runs with its folder as working directory.
-    #[arg(required = true, value_name = "FILE.tst")]
-    files: Vec<std::path::PathBuf>,
-    /// The engine's command line, e.g. 'gnugo --mode gtp' (default: this
-    /// Kosumi, `kosumi gtp` with the engine options given here).
-    #[arg(long, value_name = "CMD")]
-    engine: Option<String>,
-    /// Engine processes at once: suites in parallel, or pieces of a suite
-    /// each started with the suite's state replayed.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
-    jobs: u64,
-    /// Seconds a command may take before the engine counts as hung (it is
-    /// then killed, the test fails and the engine is restarted; at most a
-    /// day).
-    #[arg(long, default_value_t = 300.0, value_name = "SECONDS", value_parser = kosumi::settings::seconds)]
-    timeout: f64,
-    /// Print the results as one JSON line.
-    #[arg(long)]
-    json: bool,
-    /// Options of Kosumi's own engine (ignored with --engine).
-    #[command(flatten)]
-    gtp: GtpArgs,
+#[derive(Subcommand)]
+enum RegressAction {
+    /// Merges the `--json` reports of a run's shards into the run's report
+    /// (exit status as the run's).
+    Merge {
+        /// The reports, one per shard.
+        #[arg(required = true, value_name = "REPORT.json")]
+        reports: Vec<std::path::PathBuf>,
+        /// Print the merged report as JSON (default: text).
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]
 enum SelfplayAction {
-    /// Merges the tables in one or more self-play output directories.
+    /// Merges the tables in one or more output directories of a run or
+    /// of its shards.
     Summarize {
-        /// Directories written by `kosumi selfplay --out`.
+        /// Directories written with `--out`.
         #[arg(required = true)]
         dirs: Vec<std::path::PathBuf>,
         /// Print the summary as one JSON line.
@@ -446,6 +450,19 @@ fn run_summarize(dirs: Vec<std::path::PathBuf>, json: bool) -> ExitCode {
     }
 }
 
+fn run_match_summarize(dirs: Vec<std::path::PathBuf>, json: bool) -> ExitCode {
+    match kosumi::play::summarize_match(&dirs) {
+        Ok(m) => {
+            say!("{}", if json { m.json() } else { m.text() });
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("kosumi match summarize: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn run_match(a: MatchArgs) -> ExitCode {
     use kosumi::play;
     if listed(&a.game.search) {
@@ -479,7 +496,7 @@ fn run_match(a: MatchArgs) -> ExitCode {
         );
     }
     install_ctrlc();
-    let pb = progress_bar(cfg.games);
+    let pb = progress_bar(cfg.indices().len());
     pb.set_position(done.len() as u64);
     let date = play::options::today();
     let result = play::run_match_from(&cfg, &done, &STOP, &mut |g, s| {
@@ -523,9 +540,29 @@ fn run_match(a: MatchArgs) -> ExitCode {
     }
 }
 
-/// `word` quoted for `play::client::split_command_line`.
-fn shell_quote(word: &str) -> String {
-    format!("'{}'", word.replace('\'', "'\\''"))
+fn run_regress_merge(reports: &[std::path::PathBuf], json: bool) -> ExitCode {
+    use kosumi::regress::report;
+    match report::merge_files(reports) {
+        Ok(m) => {
+            say!(
+                "{}",
+                if json {
+                    report::json(&m)
+                } else {
+                    report::text(&m)
+                }
+            );
+            if report::all_ok(&m) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("kosumi regress merge: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 fn run_regress(a: RegressArgs) -> ExitCode {
@@ -533,23 +570,26 @@ fn run_regress(a: RegressArgs) -> ExitCode {
     if listed(&a.gtp.search) {
         return ExitCode::SUCCESS;
     }
+    if a.files.is_empty() {
+        eprintln!("kosumi regress: give one or more FILE.tst (or `regress merge REPORT.json...`)");
+        return ExitCode::from(2);
+    }
     if !(a.timeout > 0.0 && a.timeout.is_finite()) {
         eprintln!("kosumi regress: --timeout must be a positive number of seconds");
         return ExitCode::from(2);
     }
-    let engine = match a.engine {
-        Some(e) => e,
-        None => {
-            let exe = match std::env::current_exe() {
-                Ok(p) => p,
-                Err(e) => {
-                    eprintln!("kosumi regress: cannot find this program: {e}");
-                    return ExitCode::FAILURE;
-                }
-            };
-            let mut words = vec![shell_quote(&exe.to_string_lossy())];
-            words.extend(a.gtp.words().iter().map(|w| shell_quote(w)));
-            words.join(" ")
+    let shard = match kosumi::play::options::resolve_shard(a.shard) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("kosumi regress: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let engine = match a.engine_command() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("kosumi regress: {e}");
+            return ExitCode::FAILURE;
         }
     };
     let mut suites = Vec::new();
@@ -566,6 +606,7 @@ fn run_regress(a: RegressArgs) -> ExitCode {
         engine,
         timeout: std::time::Duration::from_secs_f64(a.timeout),
         jobs: a.jobs as usize,
+        shard,
     };
     install_ctrlc();
     let tests: usize = suites.iter().map(|s| s.tests()).sum();
@@ -726,9 +767,15 @@ fn main() -> ExitCode {
             Some(SelfplayAction::Summarize { dirs, json }) => run_summarize(dirs, json),
             None => run_selfplay(args),
         },
-        Some(Command::Match(a)) => run_match(a),
+        Some(Command::Match { action, args }) => match action {
+            Some(SelfplayAction::Summarize { dirs, json }) => run_match_summarize(dirs, json),
+            None => run_match(args),
+        },
         Some(Command::Patterns { action }) => run_patterns(action),
-        Some(Command::Regress(a)) => run_regress(a),
+        Some(Command::Regress { action, args }) => match action {
+            Some(RegressAction::Merge { reports, json }) => run_regress_merge(&reports, json),
+            None => run_regress(args),
+        },
         None => run_gtp(cli.gtp),
     }
 }

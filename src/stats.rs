@@ -7,6 +7,7 @@
 
 use crate::color::Color;
 use crate::score::GameResult;
+use serde::{Deserialize, Serialize};
 
 /// The normal quantile for a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -105,7 +106,8 @@ fn fmt_points(p: f64) -> String {
     }
 }
 
-/// A JSON number: finite floats with up to 6 decimals, `null` otherwise.
+/// A JSON number's text: finite floats with up to 6 decimals, `null`
+/// otherwise.
 pub fn json_f64(x: f64) -> String {
     if x.is_finite() {
         let s = format!("{x:.6}");
@@ -120,38 +122,85 @@ pub fn json_f64(x: f64) -> String {
     }
 }
 
-/// Counts by name as a JSON object: `{"passes":3,"resign":1}`.
-pub fn json_counts(counts: &std::collections::BTreeMap<String, u64>) -> String {
-    let fields: Vec<String> = counts
-        .iter()
-        .map(|(k, v)| format!("{}:{v}", json_str(k)))
-        .collect();
-    format!("{{{}}}", fields.join(","))
+/// A number in the JSON summaries: written as [`json_f64`] writes it (up
+/// to 6 decimals, `3` rather than `3.0`, `null` when not finite), read as
+/// any JSON number (`null` reads as NaN).
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Num(pub f64);
+
+impl Serialize for Num {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::Error;
+        if !self.0.is_finite() {
+            return s.serialize_none();
+        }
+        serde_json::value::RawValue::from_string(json_f64(self.0))
+            .map_err(S::Error::custom)?
+            .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Num {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Num, D::Error> {
+        Ok(Num(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN)))
+    }
+}
+
+/// A tally in the JSON summaries: counts, the rate (`null` without
+/// decided games) and its 95% Wilson interval.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TallyJson {
+    /// Games won.
+    pub wins: u64,
+    /// Games lost.
+    pub losses: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// The win rate, draws half.
+    pub rate: Option<Num>,
+    /// The 95% Wilson interval of the rate.
+    pub ci95: [Num; 2],
+}
+
+/// A colour's wins in the self-play summary: wins, rate and interval.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WinsJson {
+    /// Games won.
+    pub wins: u64,
+    /// The win rate, draws half.
+    pub rate: Option<Num>,
+    /// The 95% Wilson interval of the rate.
+    pub ci95: [Num; 2],
+}
+
+impl Tally {
+    /// The tally as the JSON summaries write it.
+    pub fn to_json(&self) -> TallyJson {
+        let (lo, hi) = self.interval();
+        TallyJson {
+            wins: self.wins,
+            losses: self.losses,
+            draws: self.draws,
+            rate: self.rate().map(Num),
+            ci95: [Num(lo), Num(hi)],
+        }
+    }
+
+    /// The wins, rate and interval as the self-play summary writes them.
+    pub fn to_wins_json(&self) -> WinsJson {
+        let (lo, hi) = self.interval();
+        WinsJson {
+            wins: self.wins,
+            rate: self.rate().map(Num),
+            ci95: [Num(lo), Num(hi)],
+        }
+    }
 }
 
 /// Counts by name for people: `passes 3, resign 1`.
 pub fn text_counts(counts: &std::collections::BTreeMap<String, u64>) -> String {
     let fields: Vec<String> = counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
     fields.join(", ")
-}
-
-/// A JSON string literal for `s`.
-pub fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]
@@ -196,6 +245,31 @@ mod tests {
         assert_eq!(json_f64(0.5), "0.5");
         assert_eq!(json_f64(3.0), "3");
         assert_eq!(json_f64(f64::NAN), "null");
-        assert_eq!(json_str("a\"b\\\n"), "\"a\\\"b\\\\\\n\"");
+        let v = [
+            Num(0.5),
+            Num(3.0),
+            Num(f64::INFINITY),
+            Num(1e-7),
+            Num(-2.25),
+        ];
+        let text = serde_json::to_string(&v).unwrap();
+        assert_eq!(text, "[0.5,3,null,0,-2.25]");
+        let back: Vec<Num> = serde_json::from_str(&text).unwrap();
+        assert_eq!(back[..2], [Num(0.5), Num(3.0)]);
+        assert!(back[2].0.is_nan());
+        let t = Tally {
+            wins: 1,
+            losses: 2,
+            draws: 1,
+        };
+        let (lo, hi) = t.interval();
+        assert_eq!(
+            serde_json::to_string(&t.to_json()).unwrap(),
+            format!(
+                "{{\"wins\":1,\"losses\":2,\"draws\":1,\"rate\":0.375,\"ci95\":[{},{}]}}",
+                json_f64(lo),
+                json_f64(hi)
+            )
+        );
     }
 }

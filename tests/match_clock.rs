@@ -289,6 +289,7 @@ fn an_outside_engine_past_its_flag_loses_on_time_and_is_killed() {
         setup_timeout: Duration::from_secs(10),
         sprt: None,
         opponent_clock: None,
+        shard: kosumi::shard::Shard::default(),
     };
     let mut played = Vec::new();
     let s = play::run_match(&cfg, &AtomicBool::new(false), &mut |g, _| {

@@ -77,6 +77,7 @@ fn play(mode: &str, games: usize, timeout: f64) -> (Vec<MatchGame>, play::MatchS
         setup_timeout: Duration::from_secs(10),
         sprt: None,
         opponent_clock: None,
+        shard: kosumi::shard::Shard::default(),
     };
     let mut played = Vec::new();
     let s = play::run_match(&cfg, &AtomicBool::new(false), &mut |g, _| {

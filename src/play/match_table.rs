@@ -9,8 +9,10 @@ use crate::clock::TimeSettings;
 use crate::color::Color;
 use crate::mcts::SearchArgs;
 use crate::score::GameResult;
+use crate::shard::Shard;
 use crate::sprt::{Pentanomial, SprtConfig, SprtVerdict};
-use crate::stats::{json_f64, json_str};
+use crate::stats::Num;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io::Write;
 use std::path::Path;
@@ -39,6 +41,8 @@ pub struct MatchConfig {
     /// The opponent's clock when it differs from Kosumi's (`game.clock`
     /// gives Kosumi's, for both colours).
     pub opponent_clock: Option<TimeSettings>,
+    /// Which part of the match to play ([`MatchConfig::indices`]).
+    pub shard: Shard,
 }
 
 impl MatchConfig {
@@ -79,6 +83,27 @@ impl MatchConfig {
         mix_seed(self.seed, k as u64)
     }
 
+    /// Whether game `index` is this shard's: by game index, or with an
+    /// SPRT by pair (`index / 2`), so that a pair stays on one shard.
+    pub fn owns(&self, index: usize) -> bool {
+        self.shard.owns(if self.sprt.is_some() {
+            index / 2
+        } else {
+            index
+        })
+    }
+
+    /// The indices of this shard's games, in order.
+    pub fn indices(&self) -> Vec<usize> {
+        (0..self.games).filter(|&i| self.owns(i)).collect()
+    }
+
+    /// The name of this shard's table: [`MATCH_TABLE`] for a whole
+    /// match, `match-I-of-N.tsv` for shard `I/N`.
+    pub fn table_name(&self) -> String {
+        table_name(self.shard)
+    }
+
     /// The seed the opponent gets for game `index` (when it takes
     /// `set_random_seed`): derived from [`MatchConfig::game_seed`], so
     /// that every game (or pair) differs on both sides.
@@ -96,9 +121,9 @@ pub struct SprtState {
     pub pairs: Pentanomial,
     /// Pairs left out because a game of theirs had no result.
     pub void_pairs: u64,
-    /// Kosumi's half points in the current pair's first game, once played
-    /// (`None` if it had no result).
-    pending: Option<Option<usize>>,
+    /// Kosumi's half points in the first game played of each open pair,
+    /// by pair (`None` if it had no result).
+    pending: std::collections::BTreeMap<usize, Option<usize>>,
 }
 
 impl SprtState {
@@ -107,23 +132,31 @@ impl SprtState {
             config,
             pairs: Pentanomial::default(),
             void_pairs: 0,
-            pending: None,
+            pending: std::collections::BTreeMap::new(),
         }
     }
 
-    /// Counts one game of Kosumi's; every second game closes a pair.
-    pub(super) fn add(&mut self, result: &GameResult, kosumi: Color) {
+    /// Counts game `index` of Kosumi's; the second game of a pair (games
+    /// `2k` and `2k + 1`, in either order) closes it.
+    pub(super) fn add(&mut self, index: usize, result: &GameResult, kosumi: Color) {
         let half = match result {
             GameResult::Draw => Some(1),
             r => r.winner().map(|w| if w == kosumi { 2 } else { 0 }),
         };
-        match self.pending.take() {
-            None => self.pending = Some(half),
+        match self.pending.remove(&(index / 2)) {
+            None => {
+                self.pending.insert(index / 2, half);
+            }
             Some(first) => match (first, half) {
                 (Some(a), Some(b)) => self.pairs.add(a + b),
                 _ => self.void_pairs += 1,
             },
         }
+    }
+
+    /// Pairs with only one game counted so far.
+    pub fn open_pairs(&self) -> usize {
+        self.pending.len()
     }
 
     /// The log-likelihood ratio so far.
@@ -150,25 +183,50 @@ impl SprtState {
         )
     }
 
-    pub(super) fn json(&self) -> String {
+    /// The test as the JSON summary writes it.
+    pub fn to_json(&self) -> SprtJson {
         let c = &self.config;
-        let counts: Vec<String> = self.pairs.counts.iter().map(u64::to_string).collect();
-        format!(
-            "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{},\"llr\":{},\"lower\":{},\
-             \"upper\":{},\"pairs\":{},\"pentanomial\":[{}],\"void_pairs\":{},\"verdict\":{}}}",
-            json_f64(c.elo0),
-            json_f64(c.elo1),
-            json_f64(c.alpha),
-            json_f64(c.beta),
-            json_f64(self.llr()),
-            json_f64(c.lower_bound()),
-            json_f64(c.upper_bound()),
-            self.pairs.pairs(),
-            counts.join(","),
-            self.void_pairs,
-            json_str(&self.verdict().to_string())
-        )
+        SprtJson {
+            elo0: Num(c.elo0),
+            elo1: Num(c.elo1),
+            alpha: Num(c.alpha),
+            beta: Num(c.beta),
+            llr: Num(self.llr()),
+            lower: Num(c.lower_bound()),
+            upper: Num(c.upper_bound()),
+            pairs: self.pairs.pairs(),
+            pentanomial: self.pairs.counts,
+            void_pairs: self.void_pairs,
+            verdict: self.verdict().to_string(),
+        }
     }
+}
+
+/// An SPRT in the JSON summary of a match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtJson {
+    /// Elo of the null hypothesis.
+    pub elo0: Num,
+    /// Elo of the alternative.
+    pub elo1: Num,
+    /// The false positive rate.
+    pub alpha: Num,
+    /// The false negative rate.
+    pub beta: Num,
+    /// The log-likelihood ratio.
+    pub llr: Num,
+    /// The lower bound (accept H0 at or below).
+    pub lower: Num,
+    /// The upper bound (accept H1 at or above).
+    pub upper: Num,
+    /// Pairs counted.
+    pub pairs: u64,
+    /// Pairs by Kosumi's half points, 0 to 4.
+    pub pentanomial: [u64; 5],
+    /// Pairs left out for a game without a result.
+    pub void_pairs: u64,
+    /// `continue`, `H0 accepted` or `H1 accepted`.
+    pub verdict: String,
 }
 
 /// One game of a match.
@@ -272,13 +330,42 @@ impl MatchRow {
 /// The table of a match in its `--out` directory.
 pub const MATCH_TABLE: &str = "match.tsv";
 
+/// The table name of shard `shard`: [`MATCH_TABLE`] for the whole match.
+pub fn table_name(shard: Shard) -> String {
+    if shard.count == 1 {
+        MATCH_TABLE.to_string()
+    } else {
+        format!("match-{}-of-{}.tsv", shard.index, shard.count)
+    }
+}
+
+/// The shard a match table's name stands for (`match.tsv`: the whole
+/// match), or `None` for another name.
+pub fn table_shard(name: &str) -> Option<Shard> {
+    if name == MATCH_TABLE {
+        return Some(Shard::default());
+    }
+    let rest = name.strip_prefix("match-")?.strip_suffix(".tsv")?;
+    let (i, n) = rest.split_once("-of-")?;
+    let shard: Shard = format!("{i}/{n}").parse().ok()?;
+    (table_name(shard) == name).then_some(shard)
+}
+
+/// The settings line of a match table's text.
+pub(super) fn table_settings(text: &str) -> Option<&str> {
+    text.lines().find_map(|l| l.strip_prefix("# settings: "))
+}
+
 /// Prepares a match's `--out` directory before the opponent starts: makes
 /// it, checks that it is writable, and gives the games already finished
-/// when it holds this match's table with the same settings (the first
-/// games in order whose row and record are both there; the table is
-/// rewritten with those rows only). A directory with another run's files
-/// (a table with other settings, self-play tables, or game records without
-/// this match's table) is refused; other files are left alone.
+/// when it holds this shard's table with the same settings (the games of
+/// the shard whose row and record are both there, in index order; the
+/// table is rewritten with those rows only). Other shards' tables of the
+/// same match may share the directory: each shard writes only its own
+/// table and its own games' records. A directory with another run's files
+/// (a match table with other settings or another shard count, self-play
+/// tables, or game records without any match table) is refused; other
+/// files are left alone.
 ///
 /// # Errors
 /// [`MatchError::OutInUse`], or [`MatchError::Io`] when the directory
@@ -289,29 +376,60 @@ pub fn prepare_match_out(dir: &Path, cfg: &MatchConfig) -> Result<Vec<MatchRow>,
         move |e| MatchError::Io(p, e)
     };
     super::record::prepare_out_dir(dir).map_err(io(dir))?;
-    let names = super::record::run_files(dir).map_err(io(dir))?;
-    let table = dir.join(MATCH_TABLE);
+    let mut names = super::record::run_files(dir).map_err(io(dir))?;
+    for entry in std::fs::read_dir(dir).map_err(io(dir))? {
+        let name = entry.map_err(io(dir))?.file_name();
+        let name = name.to_string_lossy();
+        if table_shard(&name).is_some() {
+            names.push(name.into_owned());
+        }
+    }
+    let own = cfg.table_name();
+    let table = dir.join(&own);
     let settings = cfg.settings();
+    let shard_line = if cfg.shard.count > 1 {
+        format!("# shard: {}\n", cfg.shard)
+    } else {
+        String::new()
+    };
     let header = format!(
-        "# kosumi match table 1\n# settings: {settings}\n\
+        "# kosumi match table 1\n# settings: {settings}\n{shard_line}\
          index\tkosumi\tresult\tending\tkosumi_seconds\topponent_seconds\tkosumi_moves\topponent_moves\n"
     );
     let in_use = |what: String| Err(MatchError::OutInUse(dir.to_path_buf(), what));
-    if let Some(t) = names.iter().find(|n| n.ends_with(".tsv")) {
-        return in_use(format!("the self-play table {t}"));
+    let mut any_table = false;
+    for t in names.iter().filter(|n| n.ends_with(".tsv")) {
+        let Some(sh) = table_shard(t) else {
+            return in_use(format!("the self-play table {t}"));
+        };
+        any_table = true;
+        if sh.count != cfg.shard.count {
+            return in_use(format!(
+                "{t} is a table of a match in {} shards, not {}",
+                sh.count, cfg.shard.count
+            ));
+        }
+        let bytes = crate::files::read_capped(&dir.join(t))
+            .map_err(|e| MatchError::Io(dir.join(t), e.into()))?;
+        let text = String::from_utf8_lossy(&bytes);
+        let theirs = table_settings(&text);
+        if theirs != Some(settings.as_str()) {
+            return in_use(format!(
+                "{t} has the settings {}",
+                theirs.unwrap_or("(none)")
+            ));
+        }
     }
-    let mut done = Vec::new();
+    if !any_table {
+        if let Some(n) = names.first() {
+            return in_use(format!("{n} and no {MATCH_TABLE}"));
+        }
+    }
+    let mut done: std::collections::BTreeMap<usize, MatchRow> = std::collections::BTreeMap::new();
     if table.exists() {
         let bytes = crate::files::read_capped(&table)
             .map_err(|e| MatchError::Io(table.clone(), e.into()))?;
         let text = String::from_utf8_lossy(&bytes);
-        let theirs = text.lines().find_map(|l| l.strip_prefix("# settings: "));
-        if theirs != Some(settings.as_str()) {
-            return in_use(format!(
-                "{MATCH_TABLE} has the settings {}",
-                theirs.unwrap_or("(none)")
-            ));
-        }
         let complete = text.ends_with('\n');
         let lines: Vec<&str> = text.lines().collect();
         for (i, line) in lines.iter().enumerate() {
@@ -328,13 +446,10 @@ pub fn prepare_match_out(dir: &Path, cfg: &MatchConfig) -> Result<Vec<MatchRow>,
                 )
             })?;
             let record = super::selfplay::sgf_name(row.index);
-            if row.index != done.len() || !names.contains(&record) {
-                break;
+            if row.index < cfg.games && cfg.owns(row.index) && names.contains(&record) {
+                done.insert(row.index, row);
             }
-            done.push(row);
         }
-    } else if let Some(n) = names.first() {
-        return in_use(format!("{n} and no {MATCH_TABLE}"));
     }
     if let Some(n) = names
         .iter()
@@ -343,21 +458,21 @@ pub fn prepare_match_out(dir: &Path, cfg: &MatchConfig) -> Result<Vec<MatchRow>,
         return in_use(format!("{n} is past this match's {} games", cfg.games));
     }
     let mut text = header;
-    for r in &done {
+    for r in done.values() {
         text.push_str(&r.line());
     }
     super::record::write_atomic(&table, text.as_bytes()).map_err(io(&table))?;
-    Ok(done)
+    Ok(done.into_values().collect())
 }
 
-/// Appends a finished game's row to the match table in `dir` (after its
-/// record is in place, so that a kill between the two leaves a record
-/// without a row, which a resumed match plays again).
+/// Appends a finished game's row to this shard's match table in `dir`
+/// (after its record is in place, so that a kill between the two leaves a
+/// record without a row, which a resumed match plays again).
 ///
 /// # Errors
 /// [`MatchError::Io`] when the table cannot be written.
-pub fn append_match_row(dir: &Path, row: &MatchRow) -> Result<(), MatchError> {
-    let table = dir.join(MATCH_TABLE);
+pub fn append_match_row(dir: &Path, cfg: &MatchConfig, row: &MatchRow) -> Result<(), MatchError> {
+    let table = dir.join(cfg.table_name());
     std::fs::OpenOptions::new()
         .append(true)
         .open(&table)

@@ -3,13 +3,14 @@
 
 use super::contestant::{Contestant, GtpContestant, LocalContestant};
 use super::game::{play_game, ClockUse, Ending};
-use super::match_table::{MatchConfig, MatchError, MatchGame, MatchRow, SprtState};
+use super::match_table::{MatchConfig, MatchError, MatchGame, MatchRow, SprtJson, SprtState};
 use super::referee::Referee;
 use super::spec::{describe_player, make_player};
 use crate::clock::{TimeSettings, WallTime};
 use crate::color::Color;
 use crate::sprt::SprtVerdict;
-use crate::stats::{json_counts, json_f64, json_str, text_counts, Tally};
+use crate::stats::{text_counts, Num, Tally, TallyJson};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -126,24 +127,85 @@ impl ClockSummary {
         )
     }
 
-    fn json(&self) -> String {
-        let side = |i: usize| {
-            format!(
-                "{{\"least_slack\":{},\"share_mean\":{},\"share_min\":{},\"share_max\":{}}}",
-                json_f64(self.least_slack[i]),
-                json_f64(self.share_mean(i)),
-                json_f64(self.share_min[i]),
-                json_f64(self.share_max[i])
-            )
+    /// The clock use as the JSON summary writes it.
+    pub fn to_json(&self) -> ClockJson {
+        let side = |i: usize| ClockSideJson {
+            least_slack: Num(self.least_slack[i]),
+            share_mean: Num(self.share_mean(i)),
+            share_min: Num(self.share_min[i]),
+            share_max: Num(self.share_max[i]),
         };
-        format!(
-            "{{\"settings\":{},\"games\":{},\"kosumi\":{},\"opponent\":{}}}",
-            json_str(&self.settings),
-            self.games,
-            side(0),
-            side(1)
-        )
+        ClockJson {
+            settings: self.settings.clone(),
+            games: self.games,
+            kosumi: side(0),
+            opponent: side(1),
+        }
     }
+}
+
+/// One side's clock use in the JSON summary of a match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClockSideJson {
+    /// The least slack of any move, seconds (`null`: no timed move).
+    pub least_slack: Num,
+    /// The mean share of the available time used in a game.
+    pub share_mean: Num,
+    /// The smallest share.
+    pub share_min: Num,
+    /// The largest share.
+    pub share_max: Num,
+}
+
+/// Clock use in the JSON summary of a match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClockJson {
+    /// The time systems, in `--clock` form.
+    pub settings: String,
+    /// Games counted.
+    pub games: u64,
+    /// Kosumi's.
+    pub kosumi: ClockSideJson,
+    /// The opponent's.
+    pub opponent: ClockSideJson,
+}
+
+/// Seconds per move of both sides in the JSON summary of a match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PerMoveJson {
+    /// Kosumi's.
+    pub kosumi: Num,
+    /// The opponent's.
+    pub opponent: Num,
+}
+
+/// The JSON summary of a match (`match --json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchJson {
+    /// Always `match`.
+    pub kind: String,
+    /// The opponent's name.
+    pub opponent: String,
+    /// Finished games.
+    pub games: u64,
+    /// Kosumi's results.
+    pub kosumi: TallyJson,
+    /// Kosumi's results as Black.
+    pub as_black: TallyJson,
+    /// Kosumi's results as White.
+    pub as_white: TallyJson,
+    /// Games without a result.
+    pub void: u64,
+    /// Games by ending.
+    pub endings: BTreeMap<String, u64>,
+    /// Mean seconds per move.
+    pub seconds_per_move: PerMoveJson,
+    /// The sequential test, when the match runs one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtJson>,
+    /// Clock use, in matches with a game clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockJson>,
 }
 
 impl MatchSummary {
@@ -173,7 +235,7 @@ impl MatchSummary {
         };
         *self.endings.entry(r.ending.clone()).or_insert(0) += 1;
         if let Some(s) = self.sprt.as_mut() {
-            s.add(&r.result, r.kosumi);
+            s.add(r.index, &r.result, r.kosumi);
         }
         self.think[0] += r.think[0];
         self.think[1] += r.think[1];
@@ -215,40 +277,29 @@ impl MatchSummary {
         }
     }
 
+    /// The summary as the JSON form writes it.
+    pub fn to_json(&self) -> MatchJson {
+        MatchJson {
+            kind: "match".into(),
+            opponent: self.opponent.clone(),
+            games: self.games,
+            kosumi: self.kosumi.to_json(),
+            as_black: self.as_black.to_json(),
+            as_white: self.as_white.to_json(),
+            void: self.void,
+            endings: self.endings.clone(),
+            seconds_per_move: PerMoveJson {
+                kosumi: Num(self.per_move(0)),
+                opponent: Num(self.per_move(1)),
+            },
+            sprt: self.sprt.as_ref().map(SprtState::to_json),
+            clock: self.clock.as_ref().map(ClockSummary::to_json),
+        }
+    }
+
     /// The summary as one JSON object.
     pub fn json(&self) -> String {
-        fn tally(t: &Tally) -> String {
-            let (lo, hi) = t.interval();
-            format!(
-                "{{\"wins\":{},\"losses\":{},\"draws\":{},\"rate\":{},\"ci95\":[{},{}]}}",
-                t.wins,
-                t.losses,
-                t.draws,
-                t.rate().map_or("null".into(), json_f64),
-                json_f64(lo),
-                json_f64(hi)
-            )
-        }
-        format!(
-            "{{\"kind\":\"match\",\"opponent\":{},\"games\":{},\"kosumi\":{},\"as_black\":{},\
-             \"as_white\":{},\"void\":{},\"endings\":{},\"seconds_per_move\":\
-             {{\"kosumi\":{},\"opponent\":{}}}{}{}}}",
-            json_str(&self.opponent),
-            self.games,
-            tally(&self.kosumi),
-            tally(&self.as_black),
-            tally(&self.as_white),
-            self.void,
-            json_counts(&self.endings),
-            json_f64(self.per_move(0)),
-            json_f64(self.per_move(1)),
-            self.sprt
-                .as_ref()
-                .map_or(String::new(), |s| format!(",\"sprt\":{}", s.json())),
-            self.clock
-                .as_ref()
-                .map_or(String::new(), |c| format!(",\"clock\":{}", c.json()))
-        )
+        serde_json::to_string(&self.to_json()).expect("a summary serializes")
     }
 }
 
@@ -268,9 +319,15 @@ pub fn run_match(
     run_match_from(cfg, &[], stop, on_game)
 }
 
-/// [`run_match`] resumed: the games of `done` (games `0..done.len()`, from
-/// [`prepare_match_out`]) are counted, not played, and the match goes on
-/// from the next game (or ends, when they decide its SPRT).
+/// [`run_match`] resumed: the games of `done` (from
+/// [`prepare_match_out`]) are counted, not played, and the match plays the
+/// rest of its shard's games ([`MatchConfig::indices`]) in order (or ends,
+/// when they decide its SPRT).
+///
+/// A match in one shard with an SPRT stops after the pair that decides
+/// it. The shards of a sharded match play all their games: the test is
+/// decided on the merged tables (`match summarize`), which count the pairs
+/// in order up to the deciding one, as the one-machine match would.
 ///
 /// # Errors
 /// As [`run_match`].
@@ -297,16 +354,23 @@ pub fn run_match_from(
         clock: ClockSummary::for_match(cfg),
         ..MatchSummary::default()
     };
+    let one_shard = cfg.shard.count == 1;
+    let decided = |s: &MatchSummary| {
+        one_shard
+            && s.sprt
+                .as_ref()
+                .is_some_and(|t| t.open_pairs() == 0 && t.verdict() != SprtVerdict::Continue)
+    };
+    let played: std::collections::BTreeSet<usize> = done.iter().map(|r| r.index).collect();
     for r in done {
         summary.add_row(r);
     }
-    let decided = summary
-        .sprt
-        .as_ref()
-        .is_some_and(|s| done.len().is_multiple_of(2) && s.verdict() != SprtVerdict::Continue);
-    for index in done.len()..cfg.games {
-        if stop.load(Ordering::SeqCst) || decided {
+    for index in cfg.indices() {
+        if stop.load(Ordering::SeqCst) || decided(&summary) {
             break;
+        }
+        if played.contains(&index) {
+            continue;
         }
         let kosumi = if index % 2 == 0 {
             Color::Black
@@ -341,13 +405,6 @@ pub fn run_match_from(
         };
         summary.add(&g);
         on_game(&g, &summary)?;
-        if summary
-            .sprt
-            .as_ref()
-            .is_some_and(|s| index % 2 == 1 && s.verdict() != SprtVerdict::Continue)
-        {
-            break;
-        }
     }
     Ok(summary)
 }
@@ -385,5 +442,75 @@ mod tests {
         assert_eq!((s.games, s.kosumi.wins, s.as_white.wins), (1, 1, 1));
         assert_eq!(s.endings.get("resign-opponent"), Some(&1));
         assert_eq!((s.think, s.moves), ([1.5, 0.25], [20, 21]));
+    }
+
+    /// The bytes of `match --json` as the hand-written writer gave them
+    /// before serde: field order, escapes, numbers (six decimals at most,
+    /// integers without a point, `null` for no value).
+    #[test]
+    fn json_bytes_are_pinned() {
+        let mut s = MatchSummary {
+            opponent: "GNU \"Go\"\\ 3.8\t\u{1}é".into(),
+            sprt: Some(SprtState::new(
+                crate::sprt::SprtConfig::parse("0,10").unwrap(),
+            )),
+            clock: Some(ClockSummary {
+                settings: "0+1x1".into(),
+                games: 0,
+                least_slack: [f64::INFINITY; 2],
+                share_min: [f64::INFINITY; 2],
+                share_max: [0.0; 2],
+                share_sum: [0.0; 2],
+            }),
+            ..MatchSummary::default()
+        };
+        for (i, r) in ["B+R", "W+3.5", "0", "?", "B+T"].iter().enumerate() {
+            s.add_row(&MatchRow {
+                index: i,
+                kosumi: if i % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                },
+                result: GameResult::parse(r),
+                ending: [
+                    "passes",
+                    "resign-opponent",
+                    "passes",
+                    "refused",
+                    "time-opponent",
+                ][i]
+                    .into(),
+                think: [1.0 / 3.0, 2.0],
+                moves: [30, 31],
+            });
+        }
+        if let Some(c) = s.clock.as_mut() {
+            c.add([
+                ClockUse {
+                    used: 0.5,
+                    least_slack: 0.25,
+                    moves: 3,
+                    available: 2.0,
+                },
+                ClockUse {
+                    used: 1.0,
+                    least_slack: f64::INFINITY,
+                    moves: 0,
+                    available: 0.0,
+                },
+            ]);
+        }
+        assert_eq!(
+            s.json(),
+            r#"{"kind":"match","opponent":"GNU \"Go\"\\ 3.8\t\u0001é","games":5,"kosumi":{"wins":3,"losses":0,"draws":1,"rate":0.875,"ci95":[0.395773,0.986809]},"as_black":{"wins":2,"losses":0,"draws":1,"rate":0.833333,"ci95":[0.309988,0.982347]},"as_white":{"wins":1,"losses":0,"draws":0,"rate":1,"ci95":[0.206549,1]},"void":1,"endings":{"passes":2,"refused":1,"resign-opponent":1,"time-opponent":1},"seconds_per_move":{"kosumi":0.011111,"opponent":0.064516},"sprt":{"elo0":0,"elo1":10,"alpha":0.05,"beta":0.05,"llr":0.028311,"lower":-2.944439,"upper":2.944439,"pairs":1,"pentanomial":[0,0,0,0,1],"void_pairs":1,"verdict":"continue"},"clock":{"settings":"0+1x1","games":1,"kosumi":{"least_slack":0.25,"share_mean":0.25,"share_min":0.25,"share_max":0.25},"opponent":{"least_slack":null,"share_mean":0,"share_min":0,"share_max":0}}}"#
+        );
+        // Read back, written again: the same bytes.
+        let back: MatchJson = serde_json::from_str(&s.json()).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), s.json());
+        assert_eq!(
+            MatchSummary::default().json(),
+            r#"{"kind":"match","opponent":"","games":0,"kosumi":{"wins":0,"losses":0,"draws":0,"rate":null,"ci95":[0,1]},"as_black":{"wins":0,"losses":0,"draws":0,"rate":null,"ci95":[0,1]},"as_white":{"wins":0,"losses":0,"draws":0,"rate":null,"ci95":[0,1]},"void":0,"endings":{},"seconds_per_move":{"kosumi":0,"opponent":0}}"#
+        );
     }
 }

@@ -48,6 +48,8 @@
 //!   rows of a match's table `match.tsv` ([`MatchRow`], resuming), and
 //!   [`MatchError`].
 //! - `matches`: [`run_match`], [`MatchSummary`] with its clock use.
+//! - `match_merge`: [`summarize_match`], the tables of a match's shards
+//!   merged ([`MatchMerged`]).
 //! - `table`: self-play table rows and summaries (re-exported by
 //!   [`selfplay`]).
 //! - [`selfplay`]: self-play runs and the merging of their tables.
@@ -57,6 +59,7 @@
 pub mod client;
 mod contestant;
 mod game;
+mod match_merge;
 mod match_table;
 mod matches;
 pub mod options;
@@ -73,11 +76,18 @@ pub use game::{
     count_finished, play_game, play_game_timed, ClockUse, Ending, GameConfig, GameRecord,
     COUNT_PLAYOUTS,
 };
-pub use match_table::{
-    append_match_row, prepare_match_out, MatchConfig, MatchError, MatchGame, MatchRow, SprtState,
-    MATCH_TABLE,
+pub use match_merge::{
+    count_rows, has_match_table, settings_sprt, summarize_match, MatchMerged, MergeError,
+    MergedJson, ShardJson, ShardProgress,
 };
-pub use matches::{run_match, run_match_from, ClockSummary, MatchSummary};
+pub use match_table::{
+    append_match_row, prepare_match_out, table_name, table_shard, MatchConfig, MatchError,
+    MatchGame, MatchRow, SprtJson, SprtState, MATCH_TABLE,
+};
+pub use matches::{
+    run_match, run_match_from, ClockJson, ClockSideJson, ClockSummary, MatchJson, MatchSummary,
+    PerMoveJson,
+};
 pub use record::{prepare_out_dir, record_to_sgf, run_files, write_atomic};
 pub use referee::Referee;
 pub use spec::{describe_player, game_threads, make_player, mix_seed, GAME_THREADS};

@@ -5,11 +5,12 @@
 use super::game::GameConfig;
 use super::match_table::{append_match_row, MatchConfig, MatchError, MatchGame, MatchRow};
 use super::record::{record_to_sgf, write_atomic};
-use super::selfplay::{sgf_name, SelfplayConfig, Shard};
+use super::selfplay::{sgf_name, SelfplayConfig};
 use crate::clock::TimeSettings;
 use crate::komi::Komi;
 use crate::mcts::SearchArgs;
 use crate::rules::Rules;
+use crate::shard::{Shard, ShardSpec};
 use crate::sprt::SprtConfig;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -17,7 +18,7 @@ use std::time::Duration;
 /// Settings shared by `selfplay` and `match`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct GameArgs {
-    /// Number of games (for a sharded self-play run: of the whole run).
+    /// Number of games (for a sharded run: of the whole run).
     #[arg(long, default_value_t = 10, value_parser = crate::settings::games)]
     pub games: usize,
     /// Board size.
@@ -73,29 +74,43 @@ pub struct SelfplayArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = crate::settings::jobs)]
     pub jobs: usize,
-    /// Play only shard I of N (0-based; the games with index % N == I).
-    #[arg(long, value_parser = |s: &str| s.parse::<Shard>())]
-    pub shard: Option<Shard>,
+    /// Play only shard I of N (0-based; the games with index % N == I);
+    /// `auto` or `auto/N` reads a Slurm or Kubernetes job array's index.
+    #[arg(long, value_name = "I/N|auto|auto/N", value_parser = |s: &str| s.parse::<ShardSpec>())]
+    pub shard: Option<ShardSpec>,
+}
+
+/// The shard `--shard` names (the whole run without it), `auto` read from
+/// the process environment.
+///
+/// # Errors
+/// The shard's own message, prefixed with the option's name.
+pub fn resolve_shard(spec: Option<ShardSpec>) -> Result<Shard, String> {
+    spec.map_or(Ok(Shard::default()), |s| {
+        s.resolve_from_process()
+            .map_err(|e| format!("--shard: {e}"))
+    })
 }
 
 impl SelfplayArgs {
     /// The self-play run these options describe.
     ///
     /// # Errors
-    /// A message when `--out` is missing or the time options do not go
-    /// together.
+    /// A message when `--out` is missing, the time options do not go
+    /// together or the shard cannot be resolved.
     pub fn config(&self) -> Result<SelfplayConfig, String> {
         let Some(out) = self.out.clone() else {
             return Err("--out DIR is required".into());
         };
         self.game.search.check()?;
+        let shard = resolve_shard(self.shard)?;
         Ok(SelfplayConfig {
             game: self.game.game_config(),
             games: self.game.games,
             seed: self.game.seed,
             player: self.game.search.clone(),
             jobs: self.jobs,
-            shard: self.shard.unwrap_or_default(),
+            shard,
             out,
         })
     }
@@ -108,8 +123,10 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// The opponent's GTP command line, e.g. 'gnugo --mode gtp --level 10'.
+    /// Required (optional to clap only because `match summarize` takes
+    /// none).
     #[arg(long)]
-    pub opponent: String,
+    pub opponent: Option<String>,
     /// A referee's command line; games ending by passes or the move cap
     /// are scored with its final_score instead of Kosumi's own count.
     #[arg(long)]
@@ -133,6 +150,11 @@ pub struct MatchArgs {
     /// Output directory for the SGF files (none written without it).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Play only shard I of N (0-based; the games with index % N == I, or
+    /// with --sprt the pairs); `auto` or `auto/N` reads a Slurm or
+    /// Kubernetes job array's index. Needs --out.
+    #[arg(long, value_name = "I/N|auto|auto/N", value_parser = |s: &str| s.parse::<ShardSpec>())]
+    pub shard: Option<ShardSpec>,
     /// Sequential probability ratio test: stop as soon as the games
     /// accept ELO1 (Kosumi that much stronger) or ELO0; `--games` is the
     /// most games played. Games come in pairs, one seed and colours
@@ -154,9 +176,17 @@ impl MatchArgs {
     /// The match these options describe.
     ///
     /// # Errors
-    /// A message when the time options do not go together.
+    /// A message when `--opponent` is missing, the time options do not
+    /// go together, or the shard cannot be resolved or has no `--out`.
     pub fn config(&self) -> Result<MatchConfig, String> {
+        let Some(opponent) = self.opponent.clone() else {
+            return Err("--opponent CMD is required".into());
+        };
         self.game.search.check()?;
+        let shard = resolve_shard(self.shard)?;
+        if shard.count > 1 && self.out.is_none() {
+            return Err("--shard needs --out (the shards' tables are merged)".into());
+        }
         let mut game = self.game.game_config();
         game.move_timeout = Some(Duration::from_secs_f64(self.move_timeout));
         game.clock = [self.clock; 2];
@@ -166,11 +196,12 @@ impl MatchArgs {
             games: self.game.games,
             player: self.game.search.clone(),
             seed: self.game.seed,
-            opponent: self.opponent.clone(),
+            opponent,
             referee: self.referee.clone(),
             setup_timeout: Duration::from_secs_f64(self.move_timeout.max(10.0)),
             sprt: self.sprt,
             opponent_clock: self.opponent_clock,
+            shard,
         })
     }
 }
@@ -210,7 +241,7 @@ pub fn write_match_game(
     );
     let path = out.join(sgf_name(g.index));
     write_atomic(&path, text.as_bytes()).map_err(|e| MatchError::Io(path, e))?;
-    append_match_row(out, &MatchRow::of(g))
+    append_match_row(out, cfg, &MatchRow::of(g))
 }
 
 /// The civil date (proleptic Gregorian, UTC) of `days` since 1970-01-01,

@@ -24,53 +24,17 @@ use super::record::{record_to_sgf, write_atomic};
 use super::spec::{describe_player, make_player, mix_seed};
 use super::table::{read_table, table_rows};
 pub use super::table::{
-    sgf_index, summarize, GameLine, SelfplayError, SelfplaySummary, Summarized,
+    sgf_index, summarize, GameLine, SelfplayError, SelfplayJson, SelfplaySummary, Summarized,
+    SummarizedJson,
 };
 use crate::mcts::SearchArgs;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-/// One part of a run spread over several machines: `index` of `count`,
-/// 0-based (as Slurm array and Kubernetes indexed-job indices are).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// This shard, `0..count`.
-    pub index: usize,
-    /// Number of shards.
-    pub count: usize,
-}
-
-impl Default for Shard {
-    fn default() -> Shard {
-        Shard { index: 0, count: 1 }
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-    /// `I/N` with `0 <= I < N`.
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("shard '{s}' is not I/N with 0 <= I < N");
-        let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let index: usize = i.trim().parse().map_err(|_| bad())?;
-        let count: usize = n.trim().parse().map_err(|_| bad())?;
-        if count == 0 || index >= count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
+pub use crate::shard::Shard;
 
 /// The settings of a self-play run.
 #[derive(Clone, Debug)]

@@ -3,8 +3,9 @@
 
 use crate::color::Color;
 use crate::score::GameResult;
-use crate::stats::{json_counts, json_f64, text_counts, Tally};
+use crate::stats::{text_counts, Num, Tally, WinsJson};
 use crate::text::clip;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -157,35 +158,80 @@ impl SelfplaySummary {
         )
     }
 
+    /// The summary as the JSON form writes it.
+    pub fn to_json(&self) -> SelfplayJson {
+        SelfplayJson {
+            kind: "selfplay".into(),
+            games: self.games,
+            black: self.black.to_wins_json(),
+            white: self.white().to_wins_json(),
+            draws: self.black.draws,
+            void: self.void,
+            mean_length: Num(self.mean_length()),
+            resignations: self.resignations(),
+            endings: self.endings.clone(),
+            playouts: self.playouts,
+            seconds: Num(self.seconds),
+            playouts_per_second: self.playouts_per_second().map(Num),
+        }
+    }
+
     /// The summary as one JSON object.
     pub fn json(&self) -> String {
-        let t = |t: &Tally| {
-            let (lo, hi) = t.interval();
-            format!(
-                "{{\"wins\":{},\"rate\":{},\"ci95\":[{},{}]}}",
-                t.wins,
-                t.rate().map_or("null".into(), json_f64),
-                json_f64(lo),
-                json_f64(hi)
-            )
-        };
-        format!(
-            "{{\"kind\":\"selfplay\",\"games\":{},\"black\":{},\"white\":{},\"draws\":{},\
-             \"void\":{},\"mean_length\":{},\"resignations\":{},\"endings\":{},\
-             \"playouts\":{},\"seconds\":{},\"playouts_per_second\":{}}}",
-            self.games,
-            t(&self.black),
-            t(&self.white()),
-            self.black.draws,
-            self.void,
-            json_f64(self.mean_length()),
-            self.resignations(),
-            json_counts(&self.endings),
-            self.playouts,
-            json_f64(self.seconds),
-            self.playouts_per_second().map_or("null".into(), json_f64)
-        )
+        serde_json::to_string(&self.to_json()).expect("a summary serializes")
     }
+}
+
+/// The JSON summary of a self-play run (`selfplay --json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SelfplayJson {
+    /// Always `selfplay`.
+    pub kind: String,
+    /// Finished games.
+    pub games: u64,
+    /// Black's wins.
+    pub black: WinsJson,
+    /// White's wins.
+    pub white: WinsJson,
+    /// Draws.
+    pub draws: u64,
+    /// Games without a result.
+    pub void: u64,
+    /// Mean game length in moves.
+    pub mean_length: Num,
+    /// Games ended by a resignation.
+    pub resignations: u64,
+    /// Games by ending.
+    pub endings: BTreeMap<String, u64>,
+    /// Playouts run.
+    pub playouts: u64,
+    /// Seconds spent thinking.
+    pub seconds: Num,
+    /// Playouts per second of thinking (`null` without playouts).
+    pub playouts_per_second: Option<Num>,
+}
+
+/// The JSON form of `selfplay summarize --json`: the merge's counts
+/// around the merged summary's fields.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SummarizedJson {
+    /// Tables read.
+    pub tables: usize,
+    /// Games found.
+    pub present: usize,
+    /// Games of the run.
+    pub expected: usize,
+    /// Rows seen more than once.
+    pub duplicates: usize,
+    /// Rows cut off, skipped.
+    pub torn: usize,
+    /// The merged summary.
+    #[serde(flatten)]
+    pub summary: SelfplayJson,
+    /// Records without a row.
+    pub unrecorded: usize,
+    /// Rows without a record.
+    pub missing: usize,
 }
 
 /// What [`summarize`](super::selfplay::summarize) found.
@@ -216,19 +262,17 @@ impl Summarized {
     /// The merged summary as one JSON object, with the table and game
     /// counts of the merge.
     pub fn json(&self) -> String {
-        let inner = self.summary.json();
-        format!(
-            "{{\"tables\":{},\"present\":{},\"expected\":{},\"duplicates\":{},\"torn\":{},{},\
-             \"unrecorded\":{},\"missing\":{}}}",
-            self.tables,
-            self.present,
-            self.expected,
-            self.duplicates,
-            self.torn,
-            &inner[1..inner.len() - 1],
-            self.unrecorded,
-            self.missing
-        )
+        let j = SummarizedJson {
+            tables: self.tables,
+            present: self.present,
+            expected: self.expected,
+            duplicates: self.duplicates,
+            torn: self.torn,
+            summary: self.summary.to_json(),
+            unrecorded: self.unrecorded,
+            missing: self.missing,
+        };
+        serde_json::to_string(&j).expect("a summary serializes")
     }
 }
 
@@ -517,5 +561,50 @@ mod tests {
             s.text()
         );
         assert!(s.json().starts_with("{\"kind\":\"selfplay\",\"games\":4,"));
+    }
+
+    /// The bytes of `selfplay --json` and `selfplay summarize --json` as
+    /// the hand-written writer gave them before serde.
+    #[test]
+    fn json_bytes_are_pinned() {
+        let mut s = SelfplaySummary::default();
+        assert_eq!(
+            s.json(),
+            r#"{"kind":"selfplay","games":0,"black":{"wins":0,"rate":null,"ci95":[0,1]},"white":{"wins":0,"rate":null,"ci95":[0,1]},"draws":0,"void":0,"mean_length":0,"resignations":0,"endings":{},"playouts":0,"seconds":0,"playouts_per_second":null}"#
+        );
+        for (i, r) in ["B+R", "W+0.5", "0", "?"].iter().enumerate() {
+            s.add(&GameLine {
+                index: i,
+                seed: 7,
+                result: GameResult::parse(r),
+                length: 31 + i,
+                ending: ["resign-white", "passes", "passes", "cap"][i].into(),
+                playouts: 1000,
+                seconds: 0.7,
+                file: sgf_name(i),
+            });
+        }
+        assert_eq!(
+            s.json(),
+            r#"{"kind":"selfplay","games":4,"black":{"wins":1,"rate":0.5,"ci95":[0.125334,0.874666]},"white":{"wins":1,"rate":0.5,"ci95":[0.125334,0.874666]},"draws":1,"void":1,"mean_length":32.5,"resignations":1,"endings":{"cap":1,"passes":2,"resign-white":1},"playouts":4000,"seconds":2.8,"playouts_per_second":1428.571429}"#
+        );
+        let m = Summarized {
+            summary: s,
+            settings: "size=9".into(),
+            tables: 2,
+            expected: 5,
+            present: 4,
+            duplicates: 1,
+            torn: 0,
+            unrecorded: 1,
+            missing: 0,
+        };
+        assert_eq!(
+            m.json(),
+            r#"{"tables":2,"present":4,"expected":5,"duplicates":1,"torn":0,"kind":"selfplay","games":4,"black":{"wins":1,"rate":0.5,"ci95":[0.125334,0.874666]},"white":{"wins":1,"rate":0.5,"ci95":[0.125334,0.874666]},"draws":1,"void":1,"mean_length":32.5,"resignations":1,"endings":{"cap":1,"passes":2,"resign-white":1},"playouts":4000,"seconds":2.8,"playouts_per_second":1428.571429,"unrecorded":1,"missing":0}"#
+        );
+        // Read back, written again: the same bytes.
+        let back: SummarizedJson = serde_json::from_str(&m.json()).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), m.json());
     }
 }

@@ -5,7 +5,9 @@
 //! - [`run`]: running them against any GTP engine, one process per unit
 //!   of work, in the suite's folder; crashes and hangs fail the test and
 //!   the engine is restarted with the suite's state replayed.
-//! - [`report`]: the text and JSON summaries.
+//! - [`options`]: the command line's options of `kosumi regress`.
+//! - [`report`]: the text and JSON summaries, and the merge of the JSON
+//!   reports of a run's shards.
 //!
 //! A test's answer is judged against its `#?` line: the pattern must match
 //! the whole answer (case-insensitive); `!` negates; `*` marks a known
@@ -22,6 +24,7 @@
 //! GNU Go's own answers to its nine move suites get the same verdicts
 //! either way.
 
+pub mod options;
 pub mod report;
 pub mod run;
 pub mod suite;
@@ -57,6 +60,21 @@ impl Outcome {
     /// Whether the test counts against the run (the exit status).
     pub fn is_unexpected_failure(self) -> bool {
         matches!(self, Outcome::Fail | Outcome::Fault)
+    }
+
+    /// The outcome named `name` ([`Outcome::name`]).
+    pub fn from_name(name: &str) -> Option<Outcome> {
+        [
+            Outcome::Pass,
+            Outcome::Fail,
+            Outcome::UnexpectedPass,
+            Outcome::KnownFailure,
+            Outcome::Unknown,
+            Outcome::Recorded,
+            Outcome::Fault,
+        ]
+        .into_iter()
+        .find(|o| o.name() == name)
     }
 
     /// The name used in reports and JSON.

@@ -2,10 +2,11 @@
 //! for machines.
 
 use super::{Outcome, SuiteResult, TestResult};
-use crate::stats::json_str;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
 
 /// The counts of a suite or of the whole run.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
     /// Tests run.
     pub tests: usize,
@@ -98,20 +99,19 @@ impl Counts {
         s
     }
 
-    fn json(&self) -> String {
-        format!(
-            "{{\"tests\":{},\"judged\":{},\"passed\":{},\"pass\":{},\"fail\":{},\"unexpected_pass\":{},\"known_failure\":{},\"unknown\":{},\"recorded\":{},\"fault\":{}}}",
-            self.tests,
-            self.judged(),
-            self.passed(),
-            self.pass,
-            self.fail,
-            self.unexpected_pass,
-            self.known_failure,
-            self.unknown,
-            self.recorded,
-            self.fault
-        )
+    fn json(&self) -> JsonCounts {
+        JsonCounts {
+            tests: self.tests,
+            judged: self.judged(),
+            passed: self.passed(),
+            pass: self.pass,
+            fail: self.fail,
+            unexpected_pass: self.unexpected_pass,
+            known_failure: self.known_failure,
+            unknown: self.unknown,
+            recorded: self.recorded,
+            fault: self.fault,
+        }
     }
 }
 
@@ -214,45 +214,209 @@ pub fn text(results: &[SuiteResult]) -> String {
     out
 }
 
+/// The counts as the JSON report writes them (with `judged` and
+/// `passed`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct JsonCounts {
+    tests: usize,
+    judged: usize,
+    passed: usize,
+    pass: usize,
+    fail: usize,
+    unexpected_pass: usize,
+    known_failure: usize,
+    unknown: usize,
+    recorded: usize,
+    fault: usize,
+}
+
+/// Seconds with three decimals, as a JSON number.
+fn three_decimals<S: serde::Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::Error;
+    let text = if x.is_finite() {
+        format!("{x:.3}")
+    } else {
+        "null".to_string()
+    };
+    serde_json::value::RawValue::from_string(text)
+        .map_err(S::Error::custom)?
+        .serialize(s)
+}
+
+/// One test in the JSON report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct JsonTest {
+    id: u64,
+    line: usize,
+    command: String,
+    expected: Option<String>,
+    answer: String,
+    outcome: String,
+    #[serde(serialize_with = "three_decimals")]
+    seconds: f64,
+}
+
+/// One suite in the JSON report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct JsonSuite {
+    file: String,
+    counts: JsonCounts,
+    #[serde(serialize_with = "three_decimals")]
+    seconds: f64,
+    restarts: usize,
+    tests: Vec<JsonTest>,
+}
+
+/// The JSON report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct JsonReport {
+    suites: Vec<JsonSuite>,
+    total: JsonCounts,
+    ok: bool,
+}
+
 /// The JSON report: `{"suites":[{"file","counts","seconds","restarts",
 /// "tests":[{"id","line","command","expected","answer","outcome",
 /// "seconds"}]}],"total":{counts},"ok":bool}` on one line.
 pub fn json(results: &[SuiteResult]) -> String {
-    let suites: Vec<String> = results
+    let report = JsonReport {
+        suites: results
+            .iter()
+            .map(|r| JsonSuite {
+                file: r.path.display().to_string(),
+                counts: Counts::of(&r.tests).json(),
+                seconds: r.seconds,
+                restarts: r.restarts,
+                tests: r
+                    .tests
+                    .iter()
+                    .map(|t| JsonTest {
+                        id: t.id,
+                        line: t.line,
+                        command: t.command.clone(),
+                        expected: t.expected.clone(),
+                        answer: t.answer.clone(),
+                        outcome: t.outcome.name().to_string(),
+                        seconds: t.seconds,
+                    })
+                    .collect(),
+            })
+            .collect(),
+        total: total(results).json(),
+        ok: all_ok(results),
+    };
+    serde_json::to_string(&report).expect("a report serializes")
+}
+
+/// Reads a JSON report ([`json`]) back into its suites' results.
+///
+/// # Errors
+/// A message for text that is not such a report, an unknown outcome, or
+/// counts that disagree with the tests listed.
+pub fn read_json(text: &str) -> Result<Vec<SuiteResult>, String> {
+    let report: JsonReport = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for s in report.suites {
+        let mut tests = Vec::new();
+        for t in s.tests {
+            let outcome = Outcome::from_name(&t.outcome).ok_or_else(|| {
+                format!(
+                    "{}: test {}: unknown outcome '{}'",
+                    s.file,
+                    t.id,
+                    crate::text::clip(&t.outcome)
+                )
+            })?;
+            tests.push(TestResult {
+                id: t.id,
+                line: t.line,
+                command: t.command,
+                expected: t.expected,
+                answer: t.answer,
+                outcome,
+                seconds: t.seconds,
+            });
+        }
+        if Counts::of(&tests).json() != s.counts {
+            return Err(format!(
+                "{}: the counts disagree with the tests listed",
+                s.file
+            ));
+        }
+        out.push(SuiteResult {
+            path: PathBuf::from(s.file),
+            tests,
+            restarts: s.restarts,
+            seconds: s.seconds,
+        });
+    }
+    Ok(out)
+}
+
+/// Reads the `--json` reports in `files` and merges them ([`merge`]).
+///
+/// # Errors
+/// A file that cannot be read or is not a report, with its path; or the
+/// merge's own refusal.
+pub fn merge_files(files: &[PathBuf]) -> Result<Vec<SuiteResult>, String> {
+    let mut all = Vec::new();
+    for f in files {
+        let read = crate::files::read_capped(f)
+            .map_err(|e| e.to_string())
+            .and_then(|b| String::from_utf8(b).map_err(|_| "not UTF-8 text".to_string()))
+            .and_then(|t| read_json(&t));
+        all.push(read.map_err(|e| format!("{}: {e}", f.display()))?);
+    }
+    merge(&all)
+}
+
+/// Merges the results of a run's shards (each from [`read_json`]) into
+/// the run's: the same suites in the same order in every report; per
+/// suite the tests of all shards by line, restarts and seconds added.
+///
+/// # Errors
+/// A message when the reports list other suites, or two hold the same
+/// test (shards that overlap, or one report given twice).
+pub fn merge(reports: &[Vec<SuiteResult>]) -> Result<Vec<SuiteResult>, String> {
+    let Some(first) = reports.first() else {
+        return Err("no report to merge".into());
+    };
+    let mut out: Vec<SuiteResult> = first
         .iter()
-        .map(|r| {
-            let tests: Vec<String> = r
-                .tests
-                .iter()
-                .map(|t| {
-                    format!(
-                        "{{\"id\":{},\"line\":{},\"command\":{},\"expected\":{},\"answer\":{},\"outcome\":\"{}\",\"seconds\":{:.3}}}",
-                        t.id,
-                        t.line,
-                        json_str(&t.command),
-                        t.expected.as_deref().map_or("null".to_string(), json_str),
-                        json_str(&t.answer),
-                        t.outcome.name(),
-                        t.seconds
-                    )
-                })
-                .collect();
-            format!(
-                "{{\"file\":{},\"counts\":{},\"seconds\":{:.3},\"restarts\":{},\"tests\":[{}]}}",
-                json_str(&r.path.display().to_string()),
-                Counts::of(&r.tests).json(),
-                r.seconds,
-                r.restarts,
-                tests.join(",")
-            )
+        .map(|r| SuiteResult {
+            path: r.path.clone(),
+            tests: Vec::new(),
+            restarts: 0,
+            seconds: 0.0,
         })
         .collect();
-    format!(
-        "{{\"suites\":[{}],\"total\":{},\"ok\":{}}}",
-        suites.join(","),
-        total(results).json(),
-        all_ok(results)
-    )
+    for (k, rep) in reports.iter().enumerate() {
+        let paths: Vec<&PathBuf> = rep.iter().map(|r| &r.path).collect();
+        let want: Vec<&PathBuf> = out.iter().map(|r| &r.path).collect();
+        if paths != want {
+            return Err(format!(
+                "report {} lists other suites than report 1: not shards of one run",
+                k + 1
+            ));
+        }
+        for (o, r) in out.iter_mut().zip(rep) {
+            o.tests.extend(r.tests.iter().cloned());
+            o.restarts += r.restarts;
+            o.seconds += r.seconds;
+        }
+    }
+    for o in &mut out {
+        o.tests.sort_by_key(|t| t.line);
+        if let Some(w) = o.tests.windows(2).find(|w| w[0].line == w[1].line) {
+            return Err(format!(
+                "{}: the test at line {} is in two reports (shards overlap, or a report was \
+                 given twice)",
+                o.path.display(),
+                w[0].line
+            ));
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -309,6 +473,59 @@ mod tests {
         assert_eq!(lines[5], "  known failures: 4 5");
         assert!(lines[6].starts_with("Total: 2 of 6 passed"), "{s}");
         assert_eq!(lines.len(), 7);
+    }
+
+    /// The report's bytes as the hand-written writer gave them before
+    /// serde (escapes, three decimals, field order).
+    #[test]
+    fn json_bytes_are_pinned() {
+        let mut r = sample();
+        r[0].tests.truncate(2);
+        r[0].tests[1].answer = "say \"hi\"\\\n\tx\u{1}".into();
+        r[0].tests[1].expected = None;
+        r[0].tests[1].seconds = 1.0 / 3.0;
+        assert_eq!(
+            json(&r),
+            "{\"suites\":[{\"file\":\"a/x.tst\",\"counts\":{\"tests\":2,\"judged\":2,\"passed\":1,\
+             \"pass\":1,\"fail\":1,\"unexpected_pass\":0,\"known_failure\":0,\"unknown\":0,\
+             \"recorded\":0,\"fault\":0},\"seconds\":3.500,\"restarts\":1,\"tests\":[{\"id\":1,\
+             \"line\":2,\"command\":\"reg_genmove b\",\"expected\":\"C3|D4\",\"answer\":\"C3\",\
+             \"outcome\":\"pass\",\"seconds\":0.500},{\"id\":2,\"line\":4,\"command\":\
+             \"reg_genmove b\",\"expected\":null,\"answer\":\"say \\\"hi\\\"\\\\\\n\\tx\\u0001\",\
+             \"outcome\":\"fail\",\"seconds\":0.333}]}],\"total\":{\"tests\":2,\"judged\":2,\
+             \"passed\":1,\"pass\":1,\"fail\":1,\"unexpected_pass\":0,\"known_failure\":0,\
+             \"unknown\":0,\"recorded\":0,\"fault\":0},\"ok\":false}"
+        );
+    }
+
+    #[test]
+    fn reports_read_back_and_shards_merge() {
+        let whole = sample();
+        let back = read_json(&json(&whole)).unwrap();
+        assert_eq!(back[0].tests.len(), 7);
+        assert_eq!(back[0].tests[1].outcome, Outcome::Fail);
+        assert_eq!(json(&back), json(&whole));
+        // Three shards: tests split, restarts and seconds split.
+        let mut parts = [whole.clone(), whole.clone(), whole.clone()];
+        for (k, p) in parts.iter_mut().enumerate() {
+            p[0].tests = whole[0].tests.iter().skip(k).step_by(3).cloned().collect();
+            p[0].restarts = usize::from(k == 1);
+            p[0].seconds = [1.0, 2.0, 0.5][k];
+        }
+        let reports: Vec<Vec<SuiteResult>> =
+            parts.iter().map(|p| read_json(&json(p)).unwrap()).collect();
+        assert_eq!(json(&merge(&reports).unwrap()), json(&whole));
+        // The same report twice, or another run's suites: refused.
+        let twice = [reports[0].clone(), reports[0].clone()];
+        assert!(merge(&twice).unwrap_err().contains("two reports"));
+        let mut other = reports[1].clone();
+        other[0].path = PathBuf::from("b/y.tst");
+        assert!(merge(&[reports[0].clone(), other])
+            .unwrap_err()
+            .contains("other suites"));
+        assert!(read_json("{\"suites\":1}").is_err());
+        let bad = json(&whole).replace("\"outcome\":\"pass\"", "\"outcome\":\"fine\"");
+        assert!(read_json(&bad).unwrap_err().contains("unknown outcome"));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use super::suite::{Item, Suite};
 use super::{Outcome, SuiteResult, TestResult};
 use crate::play::client::{ClientError, GtpClient};
+use crate::shard::Shard;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -23,6 +24,10 @@ pub struct RunConfig {
     /// suites than jobs, suites are cut into pieces of consecutive tests,
     /// each started on a fresh engine with the state before it replayed.
     pub jobs: usize,
+    /// The part of the run to play: shard `I/N` runs, of each suite, the
+    /// `I`-th of `N` runs of consecutive tests, with the state before it
+    /// replayed ([`crate::shard::Shard`]).
+    pub shard: Shard,
 }
 
 /// The least time an engine gets to start: loading its data may take
@@ -101,10 +106,12 @@ struct Unit {
     end: usize,
 }
 
-/// Cuts the suites into units: whole suites when there are at least as
-/// many suites as jobs, else about `2 * jobs / suites` pieces per suite,
-/// each ending after a test.
-fn units(suites: &[Suite], jobs: usize) -> Vec<Unit> {
+/// Cuts the suites into units: of each suite the shard's run of
+/// consecutive tests (all of them for one shard; a suite with no test of
+/// the shard is left out), then whole runs when there are at least as many
+/// suites as jobs, else about `2 * jobs / suites` pieces per run, each
+/// ending after a test.
+fn units(suites: &[Suite], jobs: usize, shard: Shard) -> Vec<Unit> {
     let pieces = if jobs <= 1 || suites.len() >= jobs {
         1
     } else {
@@ -112,31 +119,48 @@ fn units(suites: &[Suite], jobs: usize) -> Vec<Unit> {
     };
     let mut out = Vec::new();
     for (si, s) in suites.iter().enumerate() {
-        let tests = s.tests();
+        let pos: Vec<usize> = s
+            .items
+            .iter()
+            .enumerate()
+            .filter(|(_, item)| item.is_test())
+            .map(|(i, _)| i)
+            .collect();
+        let n = pos.len();
+        let (a, b) = (
+            shard.index * n / shard.count,
+            (shard.index + 1) * n / shard.count,
+        );
+        if a == b && shard.count > 1 {
+            continue;
+        }
+        let mut start = if a == 0 { 0 } else { pos[a - 1] + 1 };
+        let end = if b == n {
+            s.items.len()
+        } else {
+            pos[b - 1] + 1
+        };
+        let tests = b - a;
         let per = tests.div_ceil(pieces).max(1);
-        let mut start = 0;
-        let mut seen = 0;
         let mut order = 0;
-        for (i, item) in s.items.iter().enumerate() {
-            if item.is_test() {
-                seen += 1;
-                if seen % per == 0 && seen < tests {
-                    out.push(Unit {
-                        suite: si,
-                        order,
-                        start,
-                        end: i + 1,
-                    });
-                    order += 1;
-                    start = i + 1;
-                }
+        for (k, &p) in pos[a..b].iter().enumerate() {
+            let seen = k + 1;
+            if seen % per == 0 && seen < tests {
+                out.push(Unit {
+                    suite: si,
+                    order,
+                    start,
+                    end: p + 1,
+                });
+                order += 1;
+                start = p + 1;
             }
         }
         out.push(Unit {
             suite: si,
             order,
             start,
-            end: s.items.len(),
+            end,
         });
     }
     out
@@ -154,7 +178,7 @@ pub fn run_suites(
     stop: &AtomicBool,
     progress: &(dyn Fn(&TestResult) + Sync),
 ) -> Result<Vec<SuiteResult>, RunError> {
-    let queue: Mutex<VecDeque<Unit>> = Mutex::new(units(suites, cfg.jobs).into());
+    let queue: Mutex<VecDeque<Unit>> = Mutex::new(units(suites, cfg.jobs, cfg.shard).into());
     let done: Mutex<Vec<(Unit, Result<UnitResult, RunError>)>> = Mutex::new(Vec::new());
     let workers = cfg.jobs.max(1);
     // Raised when the engine cannot be started: the other workers stop.
@@ -406,7 +430,7 @@ mod tests {
         let s = parse_suite(&text, Path::new("t.tst"), Path::new(".")).unwrap();
         let suites = vec![s.clone()];
         for jobs in [1, 2, 3, 8] {
-            let u = units(&suites, jobs);
+            let u = units(&suites, jobs, Shard::default());
             assert_eq!(u[0].start, 0);
             assert_eq!(u.last().unwrap().end, s.items.len());
             for w in u.windows(2) {
@@ -420,6 +444,41 @@ mod tests {
             }
         }
         // As many suites as jobs: whole suites.
-        assert_eq!(units(&[s.clone(), s], 2).len(), 2);
+        assert_eq!(units(&[s.clone(), s], 2, Shard::default()).len(), 2);
+    }
+
+    #[test]
+    fn shards_run_each_test_once() {
+        let mut text = String::from("boardsize 9\n");
+        for i in 1..=7 {
+            text.push_str(&format!("play b a{i}\n{i} reg_genmove w\n#? [A1]\n"));
+        }
+        let s = parse_suite(&text, Path::new("t.tst"), Path::new(".")).unwrap();
+        let tiny = parse_suite("1 name\n", Path::new("u.tst"), Path::new(".")).unwrap();
+        let suites = vec![s.clone(), tiny];
+        for count in [1, 2, 3, 5, 9] {
+            for jobs in [1, 4] {
+                let mut seen = vec![0; s.items.len()];
+                let mut tiny_seen = 0;
+                for index in 0..count {
+                    for u in units(&suites, jobs, Shard { index, count }) {
+                        if u.suite == 1 {
+                            tiny_seen += 1;
+                            continue;
+                        }
+                        for n in &mut seen[u.start..u.end] {
+                            *n += 1;
+                        }
+                    }
+                }
+                for (k, item) in s.items.iter().enumerate() {
+                    if item.is_test() {
+                        assert_eq!(seen[k], 1, "{count} shards, {jobs} jobs, item {k}");
+                    }
+                }
+                // The one-test suite runs on exactly one shard.
+                assert_eq!(tiny_seen, 1, "{count} shards");
+            }
+        }
     }
 }
