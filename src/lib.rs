@@ -2,6 +2,7 @@
 //!
 //! Modules, lowest layer first; a module uses only modules above it here:
 //!
+//! - [`build_info`]: the version and the commit the binary was built from.
 //! - [`text`]: helpers for outside text in messages (`clip`).
 //! - [`files`]: reading outside files with a size cap, regular files only.
 //! - [`settings`]: the command line's numbers, validated once for every
@@ -29,6 +30,8 @@
 //!   ownership.
 //! - [`mcts`]: the Monte-Carlo tree search player: tree, selection,
 //!   threads, time control, analysis snapshots.
+//! - [`analysis`]: KataGo's JSON analysis protocol (`kosumi analysis`):
+//!   queries read, positions searched in parallel, responses written.
 //! - [`gtp`]: the GTP v2 engine: line preprocessing, one command table,
 //!   the engine as a line-to-response function, the stdin/stdout loop.
 //! - [`stats`]: win rates with Wilson intervals, tallies, JSON text.
@@ -39,7 +42,9 @@
 //! - [`regress`]: GTP regression suites (`.tst` files) against any engine.
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod board;
+pub mod build_info;
 pub mod clock;
 pub mod color;
 pub mod endgame;

@@ -30,7 +30,7 @@ fn write_stdout(args: std::fmt::Arguments) {
 }
 
 #[derive(Parser)]
-#[command(name = "kosumi", version, about = "Kosumi, a Go engine")]
+#[command(name = "kosumi", version = kosumi::build_info::LONG_VERSION, about = "Kosumi, a Go engine")]
 #[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
@@ -285,6 +285,9 @@ enum Command {
     /// format) against Kosumi or any GTP engine; exit status 1 if a test
     /// failed unexpectedly.
     Regress(RegressArgs),
+    /// KataGo's JSON analysis protocol on stdin/stdout (queries in,
+    /// responses out, positions analysed in parallel).
+    Analysis(kosumi::analysis::AnalysisArgs),
     /// Learned move patterns: `patterns train` fits Bradley-Terry ratings
     /// of move features on game records, `patterns eval` measures move
     /// prediction on the held-out records.
@@ -1167,6 +1170,10 @@ fn main() -> ExitCode {
         Some(Command::Match(a)) => run_match(a),
         Some(Command::Patterns { action }) => run_patterns(action),
         Some(Command::Regress(a)) => run_regress(a),
+        Some(Command::Analysis(a)) => {
+            kosumi::analysis::run(&a, kosumi::analysis::Version::of_build());
+            ExitCode::SUCCESS
+        }
         None => run_gtp(cli.gtp),
     }
 }
