@@ -32,6 +32,8 @@
 //!   threads, time control, analysis snapshots.
 //! - [`analysis`]: KataGo's JSON analysis protocol (`kosumi analysis`):
 //!   queries read, positions searched in parallel, responses written.
+//! - [`review`]: `kosumi analyze`: game review (losses, verdicts), the
+//!   annotated SGF, the win-rate graph, the summaries.
 //! - [`gtp`]: the GTP v2 engine: line preprocessing, one command table,
 //!   the engine as a line-to-response function, the stdin/stdout loop.
 //! - [`stats`]: win rates with Wilson intervals, tallies, JSON text.
@@ -59,6 +61,7 @@ pub mod player;
 pub mod playout;
 pub mod point;
 pub mod regress;
+pub mod review;
 pub mod rules;
 pub mod score;
 pub mod settings;

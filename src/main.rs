@@ -288,6 +288,9 @@ enum Command {
     /// KataGo's JSON analysis protocol on stdin/stdout (queries in,
     /// responses out, positions analysed in parallel).
     Analysis(kosumi::analysis::AnalysisArgs),
+    /// Reviews finished games: every move judged by the search, an
+    /// annotated SGF, a win-rate graph and a summary per player.
+    Analyze(kosumi::review::AnalyzeArgs),
     /// Learned move patterns: `patterns train` fits Bradley-Terry ratings
     /// of move features on game records, `patterns eval` measures move
     /// prediction on the held-out records.
@@ -1170,6 +1173,7 @@ fn main() -> ExitCode {
         Some(Command::Match(a)) => run_match(a),
         Some(Command::Patterns { action }) => run_patterns(action),
         Some(Command::Regress(a)) => run_regress(a),
+        Some(Command::Analyze(a)) => ExitCode::from(kosumi::review::run(&a)),
         Some(Command::Analysis(a)) => {
             kosumi::analysis::run(&a, kosumi::analysis::Version::of_build());
             ExitCode::SUCCESS
