@@ -92,6 +92,10 @@ struct GtpArgs {
     /// Log more to stderr.
     #[arg(long)]
     verbose: bool,
+    /// Append the GTP traffic and a summary of each genmove (playouts,
+    /// win rate, best moves, why it passed or resigned) to FILE.
+    #[arg(long, value_name = "FILE")]
+    log_file: Option<std::path::PathBuf>,
     /// Answer `version` with TEXT instead of Kosumi's version (as KataGo's
     /// -override-version), for a GUI that reads the version as another
     /// engine's: Lizzie warns unless a non-KataGo engine's version is 0.15
@@ -153,6 +157,7 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
             .unwrap_or(kosumi::mcts::SearchConfig::default().lag_margin),
         version: a.override_version,
     };
+    let config_copy = config.clone();
     let mut engine = if a.player == "random" {
         kosumi::gtp::Engine::with_random_player(config)
     } else {
@@ -194,11 +199,21 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         }
         kosumi::gtp::Engine::new(config, Box::new(kosumi::mcts::MctsPlayer::new(cfg)))
     };
-    if a.verbose {
-        eprintln!(
-            "kosumi: GTP engine ready ({} player, {threads} threads, seed {})",
-            a.player, a.seed
-        );
+    if let Some(path) = &a.log_file {
+        match std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            Ok(f) => engine.set_log(Box::new(std::io::LineWriter::new(f))),
+            Err(e) => {
+                eprintln!("kosumi: --log-file {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if a.verbose || std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        eprintln!("{}", kosumi::gtp::log::ready_line(&config_copy, &a.player));
     }
     match kosumi::gtp::io::run(&mut engine, std::io::stdin(), std::io::stdout().lock()) {
         Ok(()) => ExitCode::SUCCESS,

@@ -740,6 +740,10 @@ impl Player for MctsPlayer {
         self.total_playouts
     }
 
+    fn last_search(&self) -> Option<&Analysis> {
+        self.last.as_ref()
+    }
+
     fn genmove(&mut self, req: &GenmoveRequest<'_>) -> Decision {
         self.decide(
             req,
