@@ -248,3 +248,65 @@ fn a_move_range_and_bad_input() {
     assert_eq!(out.status.code(), Some(1), "no move in the range");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Ctrl-C (SIGINT) during a review: the searches stop, the moves reviewed
+/// so far are written, the summary says it was interrupted. The signal is
+/// sent once the first JSON line (the first reviewed move) is out: no
+/// clock involved.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_keeps_what_is_done() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = temp_dir("ctrlc");
+    let game = dir.join("long.sgf");
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/sgf-fixtures/pro/9x9/egc2008-Fuego9-LeelaBot.sgf"
+        ),
+        &game,
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kosumi"))
+        .args([
+            "analyze",
+            game.to_str().unwrap(),
+            "--visits",
+            "3000",
+            "--threads",
+            "1",
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().expect("a first line").unwrap();
+    assert!(first.contains("\"turnNumber\":0"), "{first}");
+    let st = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let rest: Vec<String> = lines.map(|l| l.unwrap()).collect();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "exit {:?}", out.status);
+    let reviewed = 1 + rest.len();
+    assert!(reviewed < 57, "stopped early ({reviewed} of 57)");
+    let summary = String::from_utf8_lossy(&out.stderr);
+    assert!(summary.contains("interrupted"), "{summary}");
+    assert!(
+        summary.contains(&format!("{reviewed} moves reviewed")),
+        "{summary}"
+    );
+    let annotated = std::fs::read_to_string(dir.join("long-kosumi.sgf")).unwrap();
+    assert_eq!(
+        annotated.matches("Kosumi: ").count(),
+        reviewed,
+        "a comment per reviewed move"
+    );
+    assert!(dir.join("long-kosumi.png").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
