@@ -65,9 +65,9 @@ pub fn comment(r: &MoveReview, size: usize) -> String {
         s.push_str(" This is Kosumi's choice too.");
     } else {
         s.push_str(&format!(
-            " {who} loses {:.1}% of win rate and {:.1} points with it: {}.",
-            r.winrate_loss * 100.0,
-            r.score_loss,
+            " Against Kosumi's best move, it changes {who}'s win rate by {:+.1}% and lead by {:+.1} points: {}.",
+            -r.winrate_loss * 100.0,
+            -r.score_loss,
             match r.verdict {
                 Verdict::Good => "about as good as Kosumi's choice",
                 Verdict::Inaccuracy => "an inaccuracy",

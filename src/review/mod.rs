@@ -441,6 +441,10 @@ pub fn review_file(path: &Path, run: &Run<'_>) -> Result<FileReview, String> {
     })
 }
 
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The summary of a file review in plain words.
 pub fn summary_text(f: &FileReview) -> String {
     let mut s = format!("{}: {} moves reviewed", f.input.display(), f.moves.len());
@@ -463,13 +467,13 @@ pub fn summary_text(f: &FileReview) -> String {
             .map(|n| format!(" ({n})"))
             .unwrap_or_default();
         s.push_str(&format!(
-            "  {who}{name}: {} moves, mean loss {:.1}% win rate and {:.1} points; {} blunders, {} mistakes, {} inaccuracies\n",
-            p.moves,
+            "  {who}{name}: {}, mean loss {:.1}% win rate and {:.1} points; {}, {}, {}\n",
+            count(p.moves, "move", "moves"),
             p.mean_winrate_loss * 100.0,
             p.mean_score_loss,
-            p.blunders,
-            p.mistakes,
-            p.inaccuracies
+            count(p.blunders, "blunder", "blunders"),
+            count(p.mistakes, "mistake", "mistakes"),
+            count(p.inaccuracies, "inaccuracy", "inaccuracies")
         ));
         for w in &p.worst {
             s.push_str(&format!(
