@@ -2,6 +2,7 @@
 //!
 //! Modules, lowest layer first; a module uses only modules above it here:
 //!
+//! - [`build_info`]: the version and the commit the binary was built from.
 //! - [`text`]: helpers for outside text in messages (`clip`).
 //! - [`files`]: reading outside files with a size cap, regular files only.
 //! - [`color`]: `Color` and its text forms.
@@ -32,6 +33,10 @@
 //! - [`mcts`]: the Monte-Carlo tree search player: its configuration and
 //!   knob table, the search options of the command line, tree, priors,
 //!   selection, threads, time control, analysis snapshots, benchmarks.
+//! - [`analysis`]: KataGo's JSON analysis protocol (`kosumi analysis`):
+//!   queries read, positions searched in parallel, responses written.
+//! - [`review`]: `kosumi analyze`: game review (losses, verdicts), the
+//!   annotated SGF, the win-rate graph, the summaries.
 //! - [`gtp`]: the GTP v2 engine: line preprocessing, one command table,
 //!   the engine as a line-to-response function, the stdin/stdout loop.
 //! - [`stats`]: win rates with Wilson intervals, tallies, JSON text.
@@ -42,7 +47,9 @@
 //! - [`regress`]: GTP regression suites (`.tst` files) against any engine.
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod board;
+pub mod build_info;
 pub mod clock;
 pub mod color;
 pub mod endgame;
@@ -57,6 +64,7 @@ pub mod player;
 pub mod playout;
 pub mod point;
 pub mod regress;
+pub mod review;
 pub mod rules;
 pub mod score;
 pub mod settings;

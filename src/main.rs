@@ -30,7 +30,7 @@ fn write_stdout(args: std::fmt::Arguments) {
 }
 
 #[derive(Parser)]
-#[command(name = "kosumi", version, about = "Kosumi, a Go engine")]
+#[command(name = "kosumi", version = kosumi::build_info::LONG_VERSION, about = "Kosumi, a Go engine")]
 #[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
@@ -53,13 +53,21 @@ fn run_gtp(a: GtpArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let mut engine = a.engine();
-    if a.verbose {
-        eprintln!(
-            "kosumi: GTP engine ready ({} player, {} threads, seed {})",
-            a.search.kind.name(),
-            a.threads(),
-            a.seed
-        );
+    if let Some(path) = &a.log_file {
+        match std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            Ok(f) => engine.set_log(Box::new(std::io::LineWriter::new(f))),
+            Err(e) => {
+                eprintln!("kosumi: --log-file {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if a.verbose || std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        eprintln!("{}", a.ready_line());
     }
     match kosumi::gtp::io::run(&mut engine, std::io::stdin(), std::io::stdout().lock()) {
         Ok(()) => ExitCode::SUCCESS,
@@ -156,6 +164,12 @@ enum Command {
         #[command(flatten)]
         args: RegressArgs,
     },
+    /// KataGo's JSON analysis protocol on stdin/stdout (queries in,
+    /// responses out, positions analysed in parallel).
+    Analysis(kosumi::analysis::AnalysisArgs),
+    /// Reviews finished games: every move judged by the search, an
+    /// annotated SGF, a win-rate graph and a summary per player.
+    Analyze(kosumi::review::AnalyzeArgs),
     /// Learned move patterns: `patterns train` fits Bradley-Terry ratings
     /// of move features on game records, `patterns eval` measures move
     /// prediction on the held-out records.
@@ -776,6 +790,11 @@ fn main() -> ExitCode {
             Some(RegressAction::Merge { reports, json }) => run_regress_merge(&reports, json),
             None => run_regress(args),
         },
+        Some(Command::Analyze(a)) => ExitCode::from(kosumi::review::run(&a)),
+        Some(Command::Analysis(a)) => {
+            kosumi::analysis::run(&a, kosumi::analysis::Version::of_build());
+            ExitCode::SUCCESS
+        }
         None => run_gtp(cli.gtp),
     }
 }

@@ -87,6 +87,12 @@ pub trait Player: Send {
     /// own seed. The default, for players without randomness, does nothing.
     fn set_seed(&mut self, _seed: u64) {}
 
+    /// The snapshot of this player's last search, if it searches (for the
+    /// log's summary of a move generation). The default is `None`.
+    fn last_search(&self) -> Option<&Analysis> {
+        None
+    }
+
     /// Playouts run so far by this player, for self-play and match
     /// statistics (playouts per second). The default, for players that
     /// run none, is 0.

@@ -172,3 +172,50 @@ fn ctrl_c_keeps_finished_games_and_leaves_no_partial_file() {
         .collect();
     assert!(names.iter().all(|n| !n.contains(".tmp")), "{names:?}");
 }
+
+/// Self-play records carry the search's win rate on every move as Sabaki's
+/// `SBKV` (Black's, in percent), the same in two runs.
+#[test]
+fn selfplay_records_carry_sbkv_on_every_move() {
+    let (a, b) = (
+        scratch("cli-selfplay-sbkv-a"),
+        scratch("cli-selfplay-sbkv-b"),
+    );
+    let args = [
+        "selfplay",
+        "--player",
+        "search",
+        "--games",
+        "1",
+        "--size",
+        "7",
+        "--playouts",
+        "60",
+        "--threads",
+        "1",
+        "--max-moves",
+        "30",
+    ];
+    run_ok(kosumi().args(args).args(["--seed", "3", "--out"]).arg(&a));
+    run_ok(kosumi().args(args).args(["--seed", "3", "--out"]).arg(&b));
+    let fa = files(&a, ".sgf");
+    assert_eq!(fa, files(&b, ".sgf"), "deterministic");
+    let (name, bytes) = &fa[0];
+    let c = kosumi::sgf::read_bytes(bytes, kosumi::sgf::ReadOptions::default()).unwrap();
+    let tree = &c.trees[0];
+    let mut moves = 0;
+    for i in tree.main_line() {
+        let n = &tree.nodes[i];
+        if n.get("B").is_none() && n.get("W").is_none() {
+            continue;
+        }
+        moves += 1;
+        let v: f64 = n
+            .value("SBKV")
+            .unwrap_or_else(|| panic!("{name}: a move without SBKV"))
+            .parse()
+            .unwrap();
+        assert!((0.0..=100.0).contains(&v));
+    }
+    assert!(moves > 0);
+}

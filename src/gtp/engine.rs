@@ -145,6 +145,12 @@ pub struct Engine {
     /// The number of moves the game had when `info.result` was loaded: the
     /// result holds only while the game is still that record.
     pub(super) info_moves: usize,
+    /// The log file (`--log-file`), if any: see [`crate::gtp::log`].
+    pub(super) log: Option<Box<dyn Write + Send>>,
+    /// Whether there is a log (it is out of `log` while a command runs).
+    pub(super) logging: bool,
+    /// Lines for the log after the current response.
+    log_notes: Vec<String>,
 }
 
 impl Engine {
@@ -167,6 +173,33 @@ impl Engine {
             time: Arc::new(WallTime::new()),
             info: crate::sgf::GameInfo::default(),
             info_moves: 0,
+            log: None,
+            logging: false,
+            log_notes: Vec::new(),
+        }
+    }
+
+    /// Logs the GTP traffic and a summary of each move generation to
+    /// `log` (see [`crate::gtp::log`]).
+    pub fn set_log(&mut self, log: Box<dyn Write + Send>) {
+        self.log = Some(log);
+        self.logging = true;
+    }
+
+    /// Writes a command line as read into the log, if there is one.
+    pub fn log_input(&mut self, raw: &[u8]) {
+        if let Some(log) = &mut self.log {
+            let line = String::from_utf8_lossy(raw);
+            let _ = writeln!(log, "> {}", line.trim_end_matches(['\r', '\n']));
+            let _ = log.flush();
+        }
+    }
+
+    /// Queues a line for the log (written after the current response),
+    /// if there is a log.
+    pub(crate) fn log_line(&mut self, text: &str) {
+        if self.logging {
+            self.log_notes.push(text.to_string());
         }
     }
 
@@ -268,7 +301,23 @@ impl Engine {
         let timed =
             matches!(&line, Line::Command(r) if table::find(&r.name).is_some_and(|c| c.on_clock));
         let (t0, moves) = (self.time.now(), self.game.moves().len());
-        let result = self.respond_untimed(line, out);
+        let result = match self.log.take() {
+            None => self.respond_untimed(line, out),
+            Some(mut log) => {
+                let mut tee = super::log::Tee {
+                    out,
+                    log: &mut *log,
+                    at_line_start: true,
+                };
+                let r = self.respond_untimed(line, &mut tee);
+                for note in self.log_notes.drain(..) {
+                    let _ = writeln!(log, "{note}");
+                }
+                let _ = log.flush();
+                self.log = Some(log);
+                r
+            }
+        };
         if timed && self.game.moves().len() == moves + 1 {
             if let Some(m) = self.game.moves().last() {
                 let (color, took) = (m.color, self.time.now() - t0);

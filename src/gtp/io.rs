@@ -145,6 +145,7 @@ where
             stop.store(true, Ordering::SeqCst);
         }
         engine.set_input(signal.clone(), raw.seq);
+        engine.log_input(&raw.bytes);
         let parsed = if raw.too_long && !line::has_comment(&raw.bytes) {
             line::too_long(&raw.bytes)
         } else {

@@ -34,6 +34,7 @@ pub mod engine;
 pub mod info;
 pub mod io;
 pub mod line;
+pub mod log;
 pub mod options;
 pub mod signal;
 pub mod table;

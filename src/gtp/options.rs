@@ -29,6 +29,10 @@ pub struct GtpArgs {
     /// Log more to stderr.
     #[arg(long)]
     pub verbose: bool,
+    /// Append the GTP traffic and a summary of each genmove (playouts,
+    /// win rate, best moves, why it passed or resigned) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub log_file: Option<std::path::PathBuf>,
     /// Answer `version` with TEXT instead of Kosumi's version (as KataGo's
     /// -override-version), for a GUI that reads the version as another
     /// engine's: Lizzie warns unless a non-KataGo engine's version is 0.15
@@ -82,6 +86,16 @@ impl GtpArgs {
             ponder: self.ponder,
             version: self.override_version.clone(),
         }
+    }
+
+    /// The line that tells a person at a terminal the engine is ready.
+    pub fn ready_line(&self) -> String {
+        super::log::ready_line(
+            &self.config(),
+            self.threads(),
+            self.search.time,
+            self.search.kind.name(),
+        )
     }
 
     /// The engine these options describe, with the player `--player`

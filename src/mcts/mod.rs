@@ -430,6 +430,10 @@ impl Player for MctsPlayer {
         self.cfg.lag_margin
     }
 
+    fn last_search(&self) -> Option<&Analysis> {
+        self.last.as_ref()
+    }
+
     fn genmove(&mut self, req: &GenmoveRequest<'_>) -> Decision {
         self.decide(
             req,

@@ -82,6 +82,12 @@ pub trait Contestant {
     fn playouts(&self) -> u64 {
         0
     }
+    /// Black's win rate (0..1) by the search behind the move this
+    /// contestant just chose for `color`, if it can tell. The default
+    /// tells nothing.
+    fn last_black_winrate(&self, _color: Color) -> Option<f32> {
+        None
+    }
     /// Tells the contestant the game's time system (after
     /// [`Contestant::new_game`], only for a side with a clock). The default
     /// ignores it.
@@ -213,6 +219,16 @@ impl Contestant for LocalContestant {
 
     fn playouts(&self) -> u64 {
         self.player.playouts()
+    }
+
+    fn last_black_winrate(&self, color: Color) -> Option<f32> {
+        let a = self.player.last_search()?;
+        // Only a search for this move's side counts.
+        let black = match color {
+            Color::Black => a.winrate,
+            Color::White => 1.0 - a.winrate,
+        };
+        (a.color == color && a.visits > 0).then_some(black)
     }
 }
 

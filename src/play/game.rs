@@ -214,6 +214,10 @@ pub struct GameRecord {
     pub playouts: u64,
     /// How Black and White used their clocks, in games with a clock.
     pub clock: Option<[ClockUse; 2]>,
+    /// Black's win rate (0..1) after each move, as the search of the side
+    /// that chose it saw it (`None` for a side that does not tell, such as
+    /// an outside engine); written as Sabaki's `SBKV` in the record.
+    pub winrates: Vec<Option<f32>>,
 }
 
 /// How one side used its game clock (clean-up moves not counted).
@@ -326,6 +330,7 @@ pub fn play_game_timed(
     let mut cleanup = false;
     let mut cleanup_start = 0;
     let mut passes = 0;
+    let mut winrates: Vec<Option<f32>> = Vec::new();
     // Until a fault, or the end of the game (and of its clean-up).
     while ending.is_none() || cleanup {
         if stop.load(Ordering::SeqCst) {
@@ -433,6 +438,8 @@ pub fn play_game_timed(
             });
             break;
         }
+        winrates.resize(game.moves().len() - 1, None);
+        winrates.push(sides[c.index()].last_black_winrate(c));
         let other = c.opponent();
         if let Err(f) = sides[other.index()].play(&game, c, mv, stop) {
             ending = Some(fault_ending(other, f));
@@ -477,6 +484,7 @@ pub fn play_game_timed(
         Ending::Interrupted => (GameResult::Unknown, "interrupted".into()),
     };
     let playouts = (sides[0].playouts() + sides[1].playouts()).saturating_sub(playouts_before);
+    winrates.resize(game.moves().len(), None);
     GameRecord {
         game,
         result,
@@ -488,6 +496,7 @@ pub fn play_game_timed(
         genmoves,
         playouts,
         clock: (timed[0] || timed[1]).then_some(clock_use),
+        winrates,
     }
 }
 

@@ -2,12 +2,13 @@
 //! half-written file.
 
 use super::game::GameRecord;
-use crate::sgf::{game_to_sgf, GameInfo};
+use crate::sgf::{game_to_tree, GameInfo, Property};
 use std::path::Path;
 
 /// The record as SGF text: `PB`/`PW` are the names, `RE` the result, `GN`
 /// the game name and `C` the comment (the caller's text, then how the game
-/// ended and was scored).
+/// ended and was scored); each move the search chose carries Black's win
+/// rate in percent as `SBKV`, from which Sabaki draws its graph.
 pub fn record_to_sgf(
     rec: &GameRecord,
     game_name: &str,
@@ -45,7 +46,21 @@ pub fn record_to_sgf(
         comment: Some(c),
         extra,
     };
-    game_to_sgf(&rec.game, &info)
+    let mut tree = game_to_tree(&rec.game, &info);
+    let move_nodes = tree
+        .main_line()
+        .into_iter()
+        .filter(|&i| tree.nodes[i].get("B").is_some() || tree.nodes[i].get("W").is_some());
+    let sbkv: Vec<(usize, f32)> = move_nodes
+        .zip(&rec.winrates)
+        .filter_map(|(i, w)| w.map(|w| (i, w)))
+        .collect();
+    for (i, w) in sbkv {
+        // Sabaki's win-rate graph: Black's win rate in percent.
+        let v = format!("{:.2}", (w * 100.0).clamp(0.0, 100.0));
+        tree.nodes[i].props.push(Property::new("SBKV", vec![v]));
+    }
+    tree.to_sgf()
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory

@@ -21,7 +21,18 @@ impl Engine {
     ) -> Result<String, CommandError> {
         args::args_n(r, 1)?;
         let color = args::color(&r.args[0])?;
+        let t0 = std::time::Instant::now();
         let decision = self.decide(color, cleanup);
+        if self.logging {
+            let summary = crate::gtp::log::genmove_summary(
+                color,
+                decision,
+                t0.elapsed(),
+                self.player.last_search(),
+                self.game.size(),
+            );
+            self.log_line(&summary);
+        }
         match decision {
             Decision::Resign => Ok("resign".into()),
             Decision::Play(mv) => {
