@@ -178,6 +178,25 @@ pub fn territory_counts(board: &Board, neutral: &[Point]) -> (u32, u32) {
     (counts[0], counts[1])
 }
 
+/// What turns the area margin (Black's minus White's) of `b`, a position
+/// where every chain left is alive (as at the end of a playout), into its
+/// territory margin: Black's prisoners minus White's, less Black's stones on
+/// the board minus White's. Each colour's territory is then its area less
+/// its stones, and its score that territory plus its prisoners. An eye
+/// inside a seki counts here as the area count has it;
+/// [`crate::endgame::count`] leaves such regions out.
+pub fn territory_shift(b: &Board) -> i32 {
+    let mut stones = 0i32;
+    for p in b.points() {
+        match b.cell_code(p) {
+            1 => stones += 1,
+            2 => stones -= 1,
+            _ => {}
+        }
+    }
+    b.captures(Color::Black) as i32 - b.captures(Color::White) as i32 - stones
+}
+
 /// Fills `owner` with the owner of each on-board point (a stone's colour,
 /// or the one colour all on-board neighbours of an empty point have) and
 /// returns Black's count minus White's: the end-of-playout count, where
@@ -302,6 +321,35 @@ impl fmt::Display for GameResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn territory_shift_turns_area_into_territory_plus_prisoners() {
+        let mut b = Board::from_diagram(
+            "
+            . X O .
+            X X O .
+            . X O O
+            X X O .",
+        )
+        .unwrap();
+        let pt = |v: &str| match crate::point::parse_gtp_move(v, 4).unwrap() {
+            crate::point::Move::Play(p) => p,
+            crate::point::Move::Pass => unreachable!(),
+        };
+        let mut owner = [0i8; ARRAY_LEN];
+        // Six black stones, five white.
+        assert_eq!(territory_shift(&b), -1);
+        // Black fills its own eye: a point less territory.
+        b.play(Color::Black, pt("A2"), false).unwrap();
+        assert_eq!(territory_shift(&b), -2);
+        // Black throws in at D4 and White captures. Now every region is a
+        // one-point eye: area 8 to 8; territory 1 (A4) to 2 (D4, D1) plus
+        // White's prisoner.
+        b.play(Color::Black, pt("D4"), false).unwrap();
+        assert_eq!(b.play(Color::White, pt("D3"), false), Ok(1));
+        assert_eq!(point_owners(&b, &mut owner), 0);
+        assert_eq!(territory_shift(&b), 1 - 3);
+    }
 
     #[test]
     fn area_counts_regions() {

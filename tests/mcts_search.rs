@@ -221,6 +221,41 @@ fn does_not_pass_when_passing_loses() {
     assert_ne!(d, Decision::Play(Move::Pass));
 }
 
+/// Black's wall on E, White's on F: Black surrounds 36 points, White 27;
+/// Black to move, White's last move not a pass. With komi 8.5 Black wins
+/// by 0.5 under either count, and by territory any stone Black adds costs
+/// the game: inside its own territory a point, inside White's a prisoner.
+fn walls(rules: Rules) -> Game {
+    let diagram = [". . . . X O . . ."; 9].join("\n");
+    game_of(&diagram, Color::Black, rules, 8.5)
+}
+
+#[test]
+fn territory_rules_pass_rather_than_fill_one_s_own_territory() {
+    let game = walls(Rules::JAPANESE);
+    for seed in 1..=3 {
+        let mut p = MctsPlayer::new(cfg(2000, seed));
+        let d = genmove(&mut p, &game, Color::Black, false);
+        assert_eq!(d, Decision::Play(Move::Pass), "seed {seed}");
+        // The search rates the pass above every stone it looked at.
+        let a = p.last_analysis().expect("a search ran");
+        let pass = a.candidates.iter().find(|c| c.mv == Move::Pass).unwrap();
+        for c in a
+            .candidates
+            .iter()
+            .filter(|c| c.mv != Move::Pass && c.visits >= 20)
+        {
+            assert!(
+                c.winrate < pass.winrate,
+                "seed {seed}: {:?} rated {} against the pass's {}",
+                c.mv,
+                c.winrate,
+                pass.winrate
+            );
+        }
+    }
+}
+
 #[test]
 fn cleanup_captures_the_dead_stone_before_passing() {
     let mut game = finished(true);

@@ -55,6 +55,10 @@ pub struct SearchConfig {
     pub pattern_prior: PatternPriorConfig,
     /// Prior visits and wins of the pass.
     pub prior_pass: [f32; 2],
+    /// Prior visits and wins of the pass under rules that count territory:
+    /// a neutral start, since passing is right once every point left is
+    /// dame or one's own.
+    pub prior_pass_territory: [f32; 2],
 
     // --- Playout ---
     /// The playout policy.
@@ -149,6 +153,7 @@ impl Default for SearchConfig {
             prior: PriorConfig::default(),
             pattern_prior: PatternPriorConfig::default(),
             prior_pass: [10.0, 1.0],
+            prior_pass_territory: [10.0, 5.0],
             playout: PlayoutConfig::default(),
             lag_margin: crate::player::DEFAULT_LAG,
             max_move_time: 60.0,

@@ -21,7 +21,8 @@ use crate::game::Game;
 use crate::player::MoveFilter;
 use crate::playout::policy::playout;
 use crate::point::{Move, Point, ARRAY_LEN};
-use crate::rules::KoRule;
+use crate::rules::{KoRule, Scoring};
+use crate::score::territory_shift;
 use crate::zobrist::{SituationHash, StoneHash};
 use fxhash::FxHashSet;
 use rand_xoshiro::rand_core::SeedableRng;
@@ -45,7 +46,8 @@ pub(crate) struct Accum {
     pub owner: Vec<i32>,
     /// Playouts counted.
     pub count: u64,
-    /// Sum of Black's area margins (komi not included).
+    /// Sum of Black's playout margins (komi not included): area, or
+    /// territory when the rules count territory.
     pub margin: i64,
 }
 
@@ -74,6 +76,10 @@ pub(crate) struct Search<'a> {
     /// (`None`, the default, skips nothing). The tree keeps every legal
     /// child, so a later search without the filter reuses it whole.
     pub filter: Option<&'a MoveFilter>,
+    /// With rules that count territory, the shift from area to territory
+    /// at the root ([`territory_shift`]); each stone the descent adds moves
+    /// it by one more. See [`Search::iterate`].
+    root_shift: Option<i32>,
     history: FxHashSet<u64>,
     last: Option<Point>,
     last2: Option<Point>,
@@ -145,6 +151,8 @@ impl<'a> Search<'a> {
             stop,
             komi: super::search_komi(cfg, game),
             filter: None,
+            root_shift: (game.rules().scoring == Scoring::Territory)
+                .then(|| territory_shift(game.board())),
             history,
             last: pt(1),
             last2: pt(2),
@@ -318,6 +326,17 @@ impl<'a> Search<'a> {
     }
 
     /// One descent, playout and backup.
+    ///
+    /// Playouts are scored by area. Under rules that count territory, the
+    /// margin is shifted to territory: a finished position's territory
+    /// margin is its area margin less the stones Black placed over the
+    /// whole game plus those White placed ([`territory_shift`] gives it at
+    /// the root), so each stone of the descent moves the shift by one,
+    /// and a stone played inside one's own territory, or a capture of dead
+    /// stones there, costs the point it costs in the count. The playout's
+    /// own stones are left out: a random playout fills each side's
+    /// territory down to one-point eyes, stones no real player would
+    /// place, and the side with more territory would pay for more of them.
     fn iterate(&self, w: &mut Worker, id: usize) {
         let tree = self.tree;
         // The root position copied into the thread's board: only the rows
@@ -333,6 +352,7 @@ impl<'a> Search<'a> {
         tree.root().visits.fetch_add(1, Relaxed);
         let (mut last, mut last2) = (self.last, self.last2);
         let mut passes = self.root_passes;
+        let mut shift = self.root_shift;
         let mut node = 0u32;
         loop {
             let depth = w.path.len() - 1;
@@ -364,6 +384,9 @@ impl<'a> Search<'a> {
                     if w.first_play[p.index()] == 0 {
                         w.first_play[p.index()] = c as u8;
                     }
+                    if let Some(s) = shift.as_mut() {
+                        *s += if c == Color::Black { -1 } else { 1 };
+                    }
                     passes = 0;
                     last2 = last;
                     last = Some(p);
@@ -376,7 +399,7 @@ impl<'a> Search<'a> {
                 break;
             }
         }
-        let end = playout(
+        let mut end = playout(
             b,
             c,
             last,
@@ -385,6 +408,9 @@ impl<'a> Search<'a> {
             &mut w.first_play,
             &mut w.owner,
         );
+        if let Some(s) = shift {
+            end.margin += s;
+        }
         let margin = end.margin as f32 - self.komi;
         let black2: u32 = if margin > 0.0 {
             2
@@ -514,11 +540,12 @@ impl<'a> Search<'a> {
         for (p, x) in points.iter().zip(pr.iter()) {
             moves.push((p.index() as u16, x.visits, x.wins));
         }
-        moves.push((
-            encode_move(Move::Pass),
-            self.cfg.prior_pass[0],
-            self.cfg.prior_pass[1],
-        ));
+        let [pv, pw] = if self.root_shift.is_some() {
+            self.cfg.prior_pass_territory
+        } else {
+            self.cfg.prior_pass
+        };
+        moves.push((encode_move(Move::Pass), pv, pw));
         let Some(first) = self.tree.alloc(moves.len() as u32) else {
             return false;
         };

@@ -16,9 +16,10 @@
 //! meanwhile and threads spread over the tree.
 //!
 //! Score statistics (the count, sum and sum of squares of the playouts'
-//! final area margins, for analysis) live in a second arena with the same
-//! indices, [`ScoreStats`], so that selection, which reads only [`Node`]s,
-//! touches no more memory than before.
+//! final margins, area or territory as the rules count, for analysis) live
+//! in a second arena with the same indices, [`ScoreStats`], so that
+//! selection, which reads only [`Node`]s, touches no more memory than
+//! before.
 
 use crate::point::{Move, Point};
 use std::sync::atomic::{AtomicI64, AtomicU16, AtomicU32, AtomicU64, Ordering::*};
@@ -65,8 +66,9 @@ pub struct Node {
     pub(crate) prior_wins: AtomicU32,
 }
 
-/// The final scores of the playouts through one node, as Black's area
-/// margin without komi (an integer): their sum and sum of squares. The
+/// The final scores of the playouts through one node, as Black's margin
+/// (area, or territory as the search shifts it under territory rules)
+/// without komi (an integer): their sum and sum of squares. The
 /// count is the node's visits (every visit backs up one score; while a
 /// search runs, the visits of playouts still under way are counted a
 /// little early). Integers, so the atomic sums are exact and never need a

@@ -13,8 +13,8 @@ use crate::endgame;
 use crate::game::{fixed_handicap_points, Game};
 use crate::komi::Komi;
 use crate::player::policy_ownership;
-use crate::point::Move;
-use crate::rules::Rules;
+use crate::point::{Move, ARRAY_LEN};
+use crate::rules::{Rules, Scoring};
 use crate::score::GameResult;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -474,7 +474,9 @@ pub fn play_game_timed(
     }
     let ending = ending.unwrap_or(Ending::TwoPasses);
     let (result, scoring) = match &ending {
-        Ending::TwoPasses | Ending::MoveCap => score(&game, cleanup, referee, stop),
+        Ending::TwoPasses | Ending::MoveCap => {
+            score(&game, cleanup.then_some(cleanup_start), referee, stop)
+        }
         Ending::Resignation(c) => (GameResult::Resign(c.opponent()), "resignation".into()),
         Ending::IllegalMove { by, .. } | Ending::Crash { by, .. } => {
             (GameResult::Forfeit(by.opponent()), "forfeit".into())
@@ -525,9 +527,49 @@ pub fn count_finished(game: &Game) -> endgame::Count {
     endgame::count(game, &chains)
 }
 
+/// The count of a finished game whose clean-up began after `start` moves
+/// (see [`count_finished`] for the dead stones).
+///
+/// By area, the position after the clean-up counts as it stands: a stone
+/// played in it changes nothing. By territory, each stone played in the
+/// clean-up would cost its player a point (GNU Go's clean-up, and ours,
+/// capture dead stones inside their own territory, which the count would
+/// have given them as prisoners anyway; KGS plays no clean-up under
+/// Japanese rules). So the position before the clean-up is counted, with
+/// the chains the clean-up captured, and those still dead after it,
+/// removed as dead.
+pub fn count_after_cleanup(game: &Game, start: usize) -> endgame::Count {
+    let own = policy_ownership(game, COUNT_PLAYOUTS, 1);
+    let end_chains = endgame::classify(game.board(), &own);
+    let played = game.moves().len();
+    if game.rules().scoring == Scoring::Area || start >= played {
+        return endgame::count(game, &end_chains);
+    }
+    let mut before = game.clone();
+    before
+        .undo_many(played - start)
+        .expect("start is below the moves played");
+    let mut status_at = vec![None; ARRAY_LEN];
+    for ch in &end_chains {
+        for p in &ch.stones {
+            status_at[p.index()] = Some(ch.status);
+        }
+    }
+    let after = game.board();
+    let mut chains = endgame::classify(before.board(), &own);
+    for ch in &mut chains {
+        ch.status = if ch.stones.iter().any(|&p| after.get(p) != Some(ch.color)) {
+            endgame::Status::Dead
+        } else {
+            status_at[ch.stones[0].index()].unwrap_or(ch.status)
+        };
+    }
+    endgame::count(&before, &chains)
+}
+
 fn score(
     game: &Game,
-    cleaned: bool,
+    cleanup_start: Option<usize>,
     referee: Option<&mut Referee>,
     stop: &AtomicBool,
 ) -> (GameResult, String) {
@@ -538,10 +580,71 @@ fn score(
             Err(e) => note = format!("{e}; "),
         }
     }
-    let count = count_finished(game);
-    let after = if cleaned { " after clean-up" } else { "" };
+    let count = match cleanup_start {
+        None => count_finished(game),
+        Some(start) => count_after_cleanup(game, start),
+    };
+    let after = match (cleanup_start, count.scoring) {
+        (None, _) => "",
+        (Some(_), Scoring::Territory) => " before clean-up, dead stones as the clean-up found them",
+        (Some(_), Scoring::Area) => " after clean-up",
+    };
     (
         count.result(),
         format!("{note}{}{after}, dead stones by endgame", count.describe()),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::point::parse_gtp_move;
+
+    fn pt(v: &str) -> crate::point::Point {
+        match parse_gtp_move(v, 9).unwrap() {
+            Move::Play(p) => p,
+            Move::Pass => unreachable!(),
+        }
+    }
+
+    /// Black's wall on E and White's on F, a dead white stone at B5 inside
+    /// Black's 36 points; then, from move 0, a clean-up in which Black
+    /// captures it with four stones while White passes.
+    fn cleaned_up(rules: Rules) -> Game {
+        let mut rows = [". . . . X O . . ."; 9];
+        rows[4] = ". O . . X O . . .";
+        let board = Board::from_diagram(&rows.join("\n")).unwrap();
+        let komi = Komi::new(6.5).unwrap();
+        let mut game = Game::from_position(board, Color::Black, rules, komi);
+        for v in ["A5", "B6", "B4", "C5"] {
+            if !game.moves().is_empty() {
+                game.play(Color::White, Move::Pass).unwrap();
+            }
+            game.play(Color::Black, Move::Play(pt(v))).unwrap();
+        }
+        assert!(game.board().is_empty(pt("B5")));
+        game
+    }
+
+    #[test]
+    fn territory_count_after_clean_up_charges_no_clean_up_stone() {
+        let game = cleaned_up(Rules::JAPANESE);
+        // Counted as it stands, Black pays a point for each of its four
+        // clean-up stones: 32 points of territory and the prisoner.
+        let naive = count_finished(&game);
+        assert_eq!((naive.black, naive.white), (33, 27));
+        // Before the clean-up, with B5 dead: 36 points and the prisoner.
+        let c = count_after_cleanup(&game, 0);
+        assert_eq!((c.black, c.white), (37, 27));
+        assert_eq!(c.result().to_string(), "B+3.5");
+    }
+
+    #[test]
+    fn area_count_after_clean_up_is_the_count_as_it_stands() {
+        let game = cleaned_up(Rules::CHINESE);
+        let c = count_after_cleanup(&game, 0);
+        assert_eq!((c.black, c.white), (45, 36));
+        assert_eq!(c, count_finished(&game));
+    }
 }

@@ -8,7 +8,10 @@
 //! [`crate::player::GenmoveRequest`] with `cleanup` for our players) until
 //! two more passes, and the final board is counted by the rules' area or
 //! territory count with the chains [`crate::endgame`] calls dead (by a
-//! fixed-seed ownership of the playout policy) removed: [`count_finished`]. A
+//! fixed-seed ownership of the playout policy) removed: [`count_finished`].
+//! By territory, the position before the clean-up is counted instead, the
+//! chains the clean-up captured dead, so that no clean-up stone costs its
+//! player a point: [`count_after_cleanup`]. A
 //! clean-up that changes nothing (two passes straight away) is taken back,
 //! so the record ends at the game's own two passes.
 //!
@@ -73,8 +76,8 @@ pub use crate::mcts::{PlayerKind, SearchArgs};
 pub use client::{ClientError, GtpClient};
 pub use contestant::{Contestant, Fault, GtpContestant, LocalContestant, Reply, FLAG_GRACE};
 pub use game::{
-    count_finished, play_game, play_game_timed, ClockUse, Ending, GameConfig, GameRecord,
-    COUNT_PLAYOUTS,
+    count_after_cleanup, count_finished, play_game, play_game_timed, ClockUse, Ending, GameConfig,
+    GameRecord, COUNT_PLAYOUTS,
 };
 pub use match_merge::{
     count_rows, has_match_table, settings_sprt, summarize_match, MatchMerged, MergeError,
