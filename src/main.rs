@@ -239,6 +239,13 @@ enum Command {
         /// Learned 3x3 ratings in the playouts (with --search).
         #[arg(long, value_name = "yes|no", hide = true, action = clap::ArgAction::Set, value_parser = parse_yes_no)]
         playout_gammas: Option<bool>,
+        /// Benchmark the network's evaluation instead (random weights, one
+        /// core, 9x9 and 19x19).
+        #[arg(long)]
+        nn: bool,
+        /// The network's shape for --nn, BLOCKSxCHANNELS.
+        #[arg(long, default_value = "6x64", value_parser = kosumi::nn::cli::parse_shape)]
+        nn_shape: (usize, usize),
     },
     /// Replay SGF files: one line per game (size, moves, rules, komi, the
     /// result in the file, the Tromp-Taylor area score of the final
@@ -292,6 +299,9 @@ enum Command {
         #[command(subcommand)]
         action: PatternsAction,
     },
+    /// The neural network: `nn export` writes training positions, `nn
+    /// eval` measures move prediction on the held-out records.
+    Nn(kosumi::nn::cli::NnArgs),
 }
 
 #[derive(Subcommand)]
@@ -1070,6 +1080,18 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Bench {
+            nn: true,
+            nn_shape,
+            playouts,
+            seed,
+            ..
+        }) => kosumi::nn::cli::run_bench(
+            nn_shape.0,
+            nn_shape.1,
+            playouts.min(100_000) as usize / 20,
+            seed,
+        ),
+        Some(Command::Bench {
             size,
             playouts,
             seed,
@@ -1078,6 +1100,7 @@ fn main() -> ExitCode {
             position,
             repeat,
             playout_gammas,
+            ..
         }) => {
             let size = size as usize;
             let game = if position == "middle" {
@@ -1166,6 +1189,7 @@ fn main() -> ExitCode {
         },
         Some(Command::Match(a)) => run_match(a),
         Some(Command::Patterns { action }) => run_patterns(action),
+        Some(Command::Nn(a)) => kosumi::nn::cli::run(a),
         Some(Command::Regress(a)) => run_regress(a),
         None => run_gtp(cli.gtp),
     }

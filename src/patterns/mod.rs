@@ -521,7 +521,7 @@ pub type EvalResult = BTreeMap<usize, SizeStats>;
 /// The chance that the move played is in the top `k` when `greater`
 /// candidates are stronger and `equal` (itself included) as strong, ties
 /// broken at random.
-fn top_k_share(greater: usize, equal: usize, k: usize) -> f64 {
+pub(crate) fn top_k_share(greater: usize, equal: usize, k: usize) -> f64 {
     if greater >= k {
         0.0
     } else {
