@@ -18,6 +18,9 @@ pub struct NnBench {
     pub positions: usize,
     /// Seconds they took.
     pub seconds: f64,
+    /// CPU seconds the thread spent on them, where the system tells
+    /// (on a loaded machine, the rate per CPU second is the one to read).
+    pub cpu_seconds: Option<f64>,
     /// Multiply-adds of one position, times two.
     pub flops: f64,
 }
@@ -28,10 +31,23 @@ impl NnBench {
         self.positions as f64 / self.seconds.max(1e-9)
     }
 
+    /// Positions a CPU second of the thread, where known.
+    pub fn cpu_rate(&self) -> Option<f64> {
+        self.cpu_seconds
+            .map(|c| self.positions as f64 / c.max(1e-9))
+    }
+
     /// The result as one line.
     pub fn line(&self, shape: &Shape) -> String {
+        let cpu = match self.cpu_rate() {
+            Some(r) => format!(
+                " evals_per_cpu_s={r:.0} gflops_per_cpu_s={:.1}",
+                r * self.flops / 1e9
+            ),
+            None => String::new(),
+        };
         format!(
-            "nn blocks={} channels={} size={} batch={} positions={} evals_per_s={:.0} gflops={:.1}",
+            "nn blocks={} channels={} size={} batch={} positions={} evals_per_s={:.0} gflops={:.1}{cpu}",
             shape.blocks,
             shape.channels,
             self.size,
@@ -41,6 +57,24 @@ impl NnBench {
             self.rate() * self.flops / 1e9
         )
     }
+}
+
+/// The calling thread's CPU time in seconds.
+#[cfg(unix)]
+fn thread_cpu_seconds() -> Option<f64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec for the call to write.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+}
+
+/// The calling thread's CPU time: unknown here.
+#[cfg(not(unix))]
+fn thread_cpu_seconds() -> Option<f64> {
+    None
 }
 
 /// Evaluates `positions` positions (rounded up to whole batches) of an
@@ -64,14 +98,20 @@ pub fn bench(net: &Network, size: usize, batch: usize, positions: usize) -> NnBe
     ev.evaluate(net, &input, batch, &mut policy, None);
     let calls = positions.div_ceil(batch).max(1);
     let start = Instant::now();
+    let cpu_start = thread_cpu_seconds();
     for _ in 0..calls {
         ev.evaluate(net, &input, batch, &mut policy, None);
     }
+    let cpu_seconds = match (cpu_start, thread_cpu_seconds()) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
     NnBench {
         size,
         batch,
         positions: calls * batch,
         seconds: start.elapsed().as_secs_f64(),
+        cpu_seconds,
         flops: net.flops(size),
     }
 }
