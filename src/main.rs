@@ -552,6 +552,10 @@ struct SelfplayArgs {
     /// Play only shard I of N (0-based; the games with index % N == I).
     #[arg(long, value_parser = parse_shard)]
     shard: Option<kosumi::play::selfplay::Shard>,
+    /// Also write each game's root visit counts beside its record
+    /// (`game-NNNNNN.visits`), the policy targets of `nn export`.
+    #[arg(long)]
+    visits: bool,
 }
 
 #[derive(Subcommand)]
@@ -745,6 +749,7 @@ fn run_selfplay(a: SelfplayArgs) -> ExitCode {
         jobs: a.jobs,
         shard: a.shard.unwrap_or_default(),
         out,
+        visits: a.visits,
     };
     install_ctrlc();
     let pb = progress_bar(cfg.indices().len());

@@ -361,6 +361,26 @@ pub fn parse_visits(text: &str, size: usize) -> Result<Visits, NnError> {
     Ok(out)
 }
 
+/// The text of a `.visits` file (see the module docs) for a game's
+/// `visits`, one entry per move (moves with no visits get no line).
+pub fn visits_text(visits: &[Vec<(Move, u32)>], size: usize) -> String {
+    let mut s = String::from("# kosumi visits 1\n");
+    for (i, v) in visits.iter().enumerate() {
+        if v.is_empty() {
+            continue;
+        }
+        s.push_str(&(i + 1).to_string());
+        s.push('\t');
+        let pairs: Vec<String> = v
+            .iter()
+            .map(|(m, n)| format!("{}:{n}", m.to_gtp(size)))
+            .collect();
+        s.push_str(&pairs.join(" "));
+        s.push('\n');
+    }
+    s
+}
+
 /// `kosumi nn export`: the corpus, the split and the output.
 #[derive(Clone, Debug)]
 pub struct ExportCommand {
@@ -626,6 +646,11 @@ mod tests {
             ]
         );
         assert!(v[1].1.is_empty());
+        let text = visits_text(&[v[0].1.clone(), Vec::new(), vec![(Move::Pass, 2)]], 9);
+        assert_eq!(text, "# kosumi visits 1\n1\tD4:3 pass:1\n3\tpass:2\n");
+        let back = parse_visits(&text, 9).expect("parse");
+        assert_eq!(back[0], v[0]);
+        assert_eq!(back[1], (3, vec![(Move::Pass, 2)]));
         for bad in [
             "1 D4:3\n",
             "x\tD4:3\n",

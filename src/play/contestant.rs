@@ -82,6 +82,11 @@ pub trait Contestant {
     fn playouts(&self) -> u64 {
         0
     }
+    /// The root visits behind the last move it chose (none for
+    /// contestants that cannot tell).
+    fn root_visits(&self) -> Vec<(Move, u32)> {
+        Vec::new()
+    }
     /// Tells the contestant the game's time system (after
     /// [`Contestant::new_game`], only for a side with a clock). The default
     /// ignores it.
@@ -213,6 +218,10 @@ impl Contestant for LocalContestant {
 
     fn playouts(&self) -> u64 {
         self.player.playouts()
+    }
+
+    fn root_visits(&self) -> Vec<(Move, u32)> {
+        self.player.root_visits()
     }
 }
 

@@ -214,6 +214,9 @@ pub struct GameRecord {
     pub playouts: u64,
     /// How Black and White used their clocks, in games with a clock.
     pub clock: Option<[ClockUse; 2]>,
+    /// Per move of `game`, the root visits of the search that chose it
+    /// (empty where the contestant cannot tell).
+    pub visits: Vec<Vec<(Move, u32)>>,
 }
 
 /// How one side used its game clock (clean-up moves not counted).
@@ -326,6 +329,7 @@ pub fn play_game_timed(
     let mut cleanup = false;
     let mut cleanup_start = 0;
     let mut passes = 0;
+    let mut visits: Vec<Vec<(Move, u32)>> = Vec::new();
     // Until a fault, or the end of the game (and of its clean-up).
     while ending.is_none() || cleanup {
         if stop.load(Ordering::SeqCst) {
@@ -433,6 +437,7 @@ pub fn play_game_timed(
             });
             break;
         }
+        visits.push(sides[c.index()].root_visits());
         let other = c.opponent();
         if let Err(f) = sides[other.index()].play(&game, c, mv, stop) {
             ending = Some(fault_ending(other, f));
@@ -465,6 +470,7 @@ pub fn play_game_timed(
             let _ = game.undo_many(2);
         }
     }
+    visits.truncate(game.moves().len());
     let ending = ending.unwrap_or(Ending::TwoPasses);
     let (result, scoring) = match &ending {
         Ending::TwoPasses | Ending::MoveCap => score(&game, cleanup, referee, stop),
@@ -488,6 +494,7 @@ pub fn play_game_timed(
         genmoves,
         playouts,
         clock: (timed[0] || timed[1]).then_some(clock_use),
+        visits,
     }
 }
 
