@@ -242,6 +242,8 @@ def main():
     ap.add_argument("--no-augment", action="store_true")
     ap.add_argument("--checkpoint", help="checkpoint file: resumed from when it exists")
     ap.add_argument("--checkpoint-every", type=int, default=500)
+    ap.add_argument("--stop-at", type=int, help="stop after this step (checkpoint and weights written; "
+                    "run again with the same arguments to go on)")
     ap.add_argument("--eval-every", type=int, default=0, help="held-out figures every N steps (0: at the end)")
     ap.add_argument("--golden-out", help="write the final logits of the first positions here")
     ap.add_argument("--golden-data", help="positions for --golden-out (default: --data)")
@@ -279,7 +281,8 @@ def main():
 
     t0 = time.time()
     run_loss = 0.0
-    while step < a.steps:
+    last = min(a.steps, a.stop_at) if a.stop_at is not None else a.steps
+    while step < last:
         rng = np.random.default_rng([a.seed, step])
         idx = np.sort(rng.integers(0, len(data), size=min(a.batch, len(data))))
         syms = rng.integers(0, 8, size=len(idx))
@@ -318,7 +321,7 @@ def main():
         "command: " + " ".join(shlex.quote(x) for x in ["python3"] + sys.argv),
         f"data: {a.data}: {len(data)} positions of {data.size}x{data.size}, {data.planes} planes",
         f"shape: {a.blocks} blocks x {a.channels} channels, value head {a.value_hidden} units",
-        f"training: {a.steps} steps of {a.batch}, AdamW lr {a.lr} decaying to a tenth, weight decay {a.weight_decay}, "
+        f"training: step {step} of {a.steps}, batches of {a.batch}, AdamW lr {a.lr} decaying to a tenth, weight decay {a.weight_decay}, "
         f"seed {a.seed}, augment {'off' if a.no_augment else '8 symmetries'}, torch {torch.__version__}",
     ]
     if val is not None:
