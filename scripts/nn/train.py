@@ -207,7 +207,12 @@ def masked(logits, x):
 
 
 def evaluate(net, data, device, batch=256):
-    """Top-1 and mean log-likelihood of the move played, over the legal moves."""
+    """Top-1 and mean log-likelihood of the move played, over the legal moves.
+
+    Top-1 here is the argmax (a tie goes to the first point); `kosumi nn
+    eval` shares ties evenly, so the two differ where logits tie (an
+    untrained network), and agree otherwise.
+    """
     net.eval()
     hits, ll, n = 0, 0.0, len(data)
     with torch.no_grad():

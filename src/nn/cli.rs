@@ -155,7 +155,7 @@ fn run_export(a: ExportArgs) -> Result<(), String> {
 }
 
 fn run_eval(a: EvalArgs) -> Result<(), String> {
-    let net = Network::load(&a.weights).map_err(|e| format!("{}: {e}", a.weights.display()))?;
+    let net = Network::load(&a.weights).map_err(|e| e.to_string())?;
     let table = load_table(a.table.as_deref())?;
     let mut log = |s: &str| eprintln!("{s}");
     let r = eval_command(&a.games, a.holdout, a.split, &net, &table, &mut log)

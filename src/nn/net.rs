@@ -341,11 +341,11 @@ impl Network {
     ///
     /// # Errors
     /// [`NnError::Io`] when it cannot be read (or is over 1 GiB), and as
-    /// [`Network::from_bytes`].
+    /// [`Network::from_bytes`]; both name the file.
     pub fn load(path: &std::path::Path) -> Result<Network, NnError> {
         let bytes = crate::files::read_capped_with(path, 1 << 30)
             .map_err(|e| NnError::Io(format!("{}: {e}", path.display())))?;
-        Network::from_bytes(&bytes)
+        Network::from_bytes(&bytes).map_err(|e| NnError::Format(format!("{}: {e}", path.display())))
     }
 
     /// Multiply-adds of one evaluation on a `size` board.
