@@ -240,7 +240,7 @@ enum Command {
         #[arg(long, value_name = "yes|no", hide = true, action = clap::ArgAction::Set, value_parser = parse_yes_no)]
         playout_gammas: Option<bool>,
         /// Benchmark the network's evaluation instead (random weights, one
-        /// core, 9x9 and 19x19).
+        /// core, 9x9 and 19x19; --playouts / 20 positions a measurement).
         #[arg(long)]
         nn: bool,
         /// The network's shape for --nn, BLOCKSxCHANNELS.
