@@ -176,3 +176,32 @@ fn visits_beside_a_record_become_policy_targets() {
     assert!(export(&cmd, &mut Vec::new(), &mut |_| {}).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_kept_network_reads_and_names_its_training() {
+    let net = Network::from_bytes(&read("data/nn-19-4x32.bin")).expect("weights");
+    assert_eq!((net.shape.blocks, net.shape.channels), (4, 32));
+    assert_eq!(net.shape.planes, BASE_PLANES);
+    for line in ["command: ", "data: ", "shape: ", "held-out: "] {
+        assert!(net.header.contains(line), "no {line:?} in {}", net.header);
+    }
+    // Trained, not random: on the empty 19x19 board it prefers the
+    // 4-4 and 3-4 points to the centre's neighbours and the first line.
+    let board = kosumi::Board::new(19).expect("board");
+    let mut planes = vec![0.0f32; BASE_PLANES * 361];
+    base_planes(
+        &NnPosition {
+            board: &board,
+            to_move: kosumi::Color::Black,
+            history: &[],
+        },
+        &mut planes,
+    );
+    let mut ev = Evaluator::new(&net, 19, 1);
+    let mut logits = vec![0.0f32; 362];
+    ev.evaluate(&net, &planes, 1, &mut logits, None);
+    let at = |x: usize, y: usize| logits[y * 19 + x];
+    let star = at(3, 3).max(at(2, 3)).max(at(3, 2));
+    assert!(star > at(0, 0) + 2.0, "{star} vs {}", at(0, 0));
+    assert!(star > at(9, 8), "{star} vs {}", at(9, 8));
+}
