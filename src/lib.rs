@@ -21,6 +21,8 @@
 //!   leniencies and strict mode), trees to `Game`s and back.
 //! - [`patterns`]: learned move patterns: shape codes, move features,
 //!   the Bradley-Terry (MM) trainer, the built-in table, move prediction.
+//! - [`nn`]: a neural network of Kosumi's own: input planes, the training
+//!   data export, the weights file and CPU evaluation, move prediction.
 //! - [`playout`]: the uniform benchmark playout and `bench`, the search's
 //!   playout policy, the random draws.
 //! - [`clock`]: time settings and clock state as controllers report them.
@@ -58,6 +60,7 @@ pub mod game;
 pub mod gtp;
 pub mod komi;
 pub mod mcts;
+pub mod nn;
 pub mod patterns;
 pub mod play;
 pub mod player;

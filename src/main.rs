@@ -41,6 +41,7 @@ struct Cli {
 }
 
 use kosumi::gtp::GtpArgs;
+use kosumi::patterns::cli::PatternsAction;
 use kosumi::play::options::{MatchArgs, SelfplayArgs};
 use kosumi::regress::options::RegressArgs;
 
@@ -104,6 +105,13 @@ enum Command {
         /// playouts, default 20000; the others apply with --search).
         #[command(flatten)]
         args: kosumi::mcts::SearchArgs,
+        /// Benchmark the network's evaluation instead (random weights, one
+        /// core, 9x9 and 19x19; --playouts / 20 positions a measurement).
+        #[arg(long)]
+        nn: bool,
+        /// The network's shape for --nn, BLOCKSxCHANNELS.
+        #[arg(long, default_value = "6x64", value_parser = kosumi::nn::cli::parse_shape)]
+        nn_shape: (usize, usize),
     },
     /// Replay SGF files: one line per game (size, moves, rules, komi, the
     /// result in the file, the Tromp-Taylor area score of the final
@@ -177,54 +185,9 @@ enum Command {
         #[command(subcommand)]
         action: PatternsAction,
     },
-}
-
-#[derive(Subcommand)]
-enum PatternsAction {
-    /// Fits a pattern table on the records not held out and writes it.
-    Train {
-        /// Directories of SGF records (searched recursively).
-        #[arg(long, required = true, num_args = 1..)]
-        games: Vec<std::path::PathBuf>,
-        /// The table to write.
-        #[arg(long)]
-        out: std::path::PathBuf,
-        /// Hold out one file in N (by a hash of the file name; 0: none).
-        #[arg(long, default_value_t = 10)]
-        holdout: u32,
-        /// MM iterations.
-        #[arg(long, default_value_t = 25)]
-        iterations: usize,
-        /// A diamond enters the table when the moves played show it at
-        /// least this many times.
-        #[arg(long, default_value_t = 3)]
-        min_count: u32,
-        /// Virtual wins and losses against a gamma-1 opponent per feature
-        /// (the prior; Coulom uses 1).
-        #[arg(long, default_value_t = 1.0)]
-        prior: f64,
-        /// Leave these feature families out (comma-separated), for
-        /// ablations.
-        #[arg(long, value_delimiter = ',', value_parser = parse_family)]
-        without: Vec<kosumi::patterns::Family>,
-    },
-    /// Move prediction on the held-out records: top-1 and top-5 per board
-    /// size, and top-1 with each feature family's gammas set to 1.
-    Eval {
-        /// Directories of SGF records (searched recursively).
-        #[arg(long, required = true, num_args = 1..)]
-        games: Vec<std::path::PathBuf>,
-        /// The table (default: the one built in).
-        #[arg(long)]
-        table: Option<std::path::PathBuf>,
-        /// The hold-out used in training (0: evaluate on every file).
-        #[arg(long, default_value_t = 10)]
-        holdout: u32,
-    },
-}
-
-fn parse_family(s: &str) -> Result<kosumi::patterns::Family, String> {
-    kosumi::patterns::Family::from_name(s).ok_or_else(|| format!("unknown feature family '{s}'"))
+    /// The neural network: `nn export` writes training positions, `nn
+    /// eval` measures move prediction on the held-out records.
+    Nn(kosumi::nn::cli::NnArgs),
 }
 
 fn run_patterns(action: PatternsAction) -> ExitCode {
@@ -723,12 +686,28 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Bench {
+            nn: true,
+            nn_shape,
+            seed,
+            args,
+            ..
+        }) => kosumi::nn::cli::run_bench(
+            nn_shape.0,
+            nn_shape.1,
+            args.playouts
+                .unwrap_or(kosumi::mcts::bench::BENCH_PLAYOUTS)
+                .min(100_000) as usize
+                / 20,
+            seed,
+        ),
+        Some(Command::Bench {
             size,
             seed,
             search,
             position,
             repeat,
             args,
+            ..
         }) => run_bench(
             size as usize,
             seed,
@@ -795,6 +774,7 @@ fn main() -> ExitCode {
             kosumi::analysis::run(&a, kosumi::analysis::Version::of_build());
             ExitCode::SUCCESS
         }
+        Some(Command::Nn(a)) => kosumi::nn::cli::run(a),
         None => run_gtp(cli.gtp),
     }
 }

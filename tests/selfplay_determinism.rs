@@ -22,6 +22,7 @@ fn config(out: PathBuf, games: usize, seed: u64) -> SelfplayConfig {
         jobs: 1,
         shard: Shard::default(),
         out,
+        visits: false,
     }
 }
 
@@ -165,4 +166,63 @@ fn bad_settings_are_errors() {
     c.game.handicap = 10;
     assert!(selfplay::run(&c, &never(), &mut |_, _| {}).is_err());
     assert!(sgfs(&d).is_empty());
+}
+
+#[test]
+fn visits_files_sit_beside_the_records_and_change_nothing_else() {
+    let searched = |out: PathBuf, visits: bool| SelfplayConfig {
+        player: SearchArgs {
+            kind: kosumi::play::PlayerKind::Search,
+            playouts: Some(40),
+            threads: Some(1),
+            ..SearchArgs::default()
+        },
+        visits,
+        ..config(out, 2, 11)
+    };
+    let with = scratch("selfplay-visits-on");
+    let without = scratch("selfplay-visits-off");
+    selfplay::run(&searched(with.clone(), true), &never(), &mut |_, _| {}).unwrap();
+    selfplay::run(&searched(without.clone(), false), &never(), &mut |_, _| {}).unwrap();
+    // The records are the same bytes; only the visits files are added.
+    assert_eq!(sgfs(&with), sgfs(&without));
+    let count = |d: &Path| {
+        std::fs::read_dir(d)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".visits")
+            })
+            .count()
+    };
+    assert_eq!((count(&with), count(&without)), (2, 0));
+    let text = std::fs::read_to_string(with.join("game-000000.visits")).unwrap();
+    let v = kosumi::nn::export::parse_visits(&text, 9).unwrap();
+    assert!(v.len() > 10, "{} lines", v.len());
+    // Every search line counts visits; the first move's search ran its 40
+    // playouts, spread over more than one move.
+    assert_eq!(v[0].0, 1);
+    let first: u32 = v[0].1.iter().map(|&(_, n)| n).sum();
+    assert!((20..=80).contains(&first), "{first}");
+    assert!(v.iter().any(|(_, m)| m.len() > 1), "{text}");
+    assert!(v
+        .iter()
+        .all(|(_, m)| m.iter().map(|&(_, n)| n).sum::<u32>() > 0));
+    // `nn export` turns them into policy targets.
+    let cmd = kosumi::nn::export::ExportCommand {
+        games: vec![with.clone()],
+        holdout: 0,
+        split: kosumi::nn::export::Split::All,
+        size: 9,
+        pattern_table: None,
+    };
+    let mut bytes = Vec::new();
+    let s = kosumi::nn::export::export(&cmd, &mut bytes, &mut |_| {}).unwrap();
+    assert!(s.with_visits > 20 && s.with_visits <= s.positions, "{s:?}");
+    let (_, recs) = kosumi::nn::export::decode(&bytes).unwrap();
+    let p = recs[0].policy.as_ref().expect("a target for move 1");
+    assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-4);
 }

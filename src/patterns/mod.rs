@@ -22,6 +22,7 @@
 //! ([`evaluate`]). The search reads the ratings for the priors of new
 //! tree nodes ([`crate::mcts::prior`], through [`lean`]).
 
+pub mod cli;
 pub mod data;
 pub mod features;
 pub mod ladder;
@@ -511,7 +512,7 @@ pub type EvalResult = BTreeMap<usize, SizeStats>;
 /// The chance that the move played is in the top `k` when `greater`
 /// candidates are stronger and `equal` (itself included) as strong, ties
 /// broken at random.
-fn top_k_share(greater: usize, equal: usize, k: usize) -> f64 {
+pub(crate) fn top_k_share(greater: usize, equal: usize, k: usize) -> f64 {
     if greater >= k {
         0.0
     } else {

@@ -88,6 +88,11 @@ pub trait Contestant {
     fn last_black_winrate(&self, _color: Color) -> Option<f32> {
         None
     }
+    /// The root visits behind the last move it chose (none for
+    /// contestants that cannot tell).
+    fn root_visits(&self) -> Vec<(Move, u32)> {
+        Vec::new()
+    }
     /// Tells the contestant the game's time system (after
     /// [`Contestant::new_game`], only for a side with a clock). The default
     /// ignores it.
@@ -229,6 +234,10 @@ impl Contestant for LocalContestant {
             Color::White => 1.0 - a.winrate,
         };
         (a.color == color && a.visits > 0).then_some(black)
+    }
+
+    fn root_visits(&self) -> Vec<(Move, u32)> {
+        self.player.root_visits()
     }
 }
 

@@ -218,6 +218,9 @@ pub struct GameRecord {
     /// that chose it saw it (`None` for a side that does not tell, such as
     /// an outside engine); written as Sabaki's `SBKV` in the record.
     pub winrates: Vec<Option<f32>>,
+    /// Per move of `game`, the root visits of the search that chose it
+    /// (empty where the contestant cannot tell).
+    pub visits: Vec<Vec<(Move, u32)>>,
 }
 
 /// How one side used its game clock (clean-up moves not counted).
@@ -331,6 +334,7 @@ pub fn play_game_timed(
     let mut cleanup_start = 0;
     let mut passes = 0;
     let mut winrates: Vec<Option<f32>> = Vec::new();
+    let mut visits: Vec<Vec<(Move, u32)>> = Vec::new();
     // Until a fault, or the end of the game (and of its clean-up).
     while ending.is_none() || cleanup {
         if stop.load(Ordering::SeqCst) {
@@ -440,6 +444,7 @@ pub fn play_game_timed(
         }
         winrates.resize(game.moves().len() - 1, None);
         winrates.push(sides[c.index()].last_black_winrate(c));
+        visits.push(sides[c.index()].root_visits());
         let other = c.opponent();
         if let Err(f) = sides[other.index()].play(&game, c, mv, stop) {
             ending = Some(fault_ending(other, f));
@@ -472,6 +477,7 @@ pub fn play_game_timed(
             let _ = game.undo_many(2);
         }
     }
+    visits.truncate(game.moves().len());
     let ending = ending.unwrap_or(Ending::TwoPasses);
     let (result, scoring) = match &ending {
         Ending::TwoPasses | Ending::MoveCap => {
@@ -499,6 +505,7 @@ pub fn play_game_timed(
         playouts,
         clock: (timed[0] || timed[1]).then_some(clock_use),
         winrates,
+        visits,
     }
 }
 

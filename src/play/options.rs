@@ -78,6 +78,10 @@ pub struct SelfplayArgs {
     /// `auto` or `auto/N` reads a Slurm or Kubernetes job array's index.
     #[arg(long, value_name = "I/N|auto|auto/N", value_parser = |s: &str| s.parse::<ShardSpec>())]
     pub shard: Option<ShardSpec>,
+    /// Also write each game's root visit counts beside its record
+    /// (`game-NNNNNN.visits`), the policy targets of `nn export`.
+    #[arg(long)]
+    pub visits: bool,
 }
 
 /// The shard `--shard` names (the whole run without it), `auto` read from
@@ -112,6 +116,7 @@ impl SelfplayArgs {
             jobs: self.jobs,
             shard,
             out,
+            visits: self.visits,
         })
     }
 }

@@ -53,6 +53,9 @@ pub struct SelfplayConfig {
     pub shard: Shard,
     /// Output directory.
     pub out: PathBuf,
+    /// Also write each game's root visits beside its record
+    /// (`game-NNNNNN.visits`, the format of [`crate::nn::export`]).
+    pub visits: bool,
 }
 
 impl SelfplayConfig {
@@ -235,6 +238,15 @@ pub fn run(
                 if rec.ending == Ending::Interrupted {
                     break;
                 }
+                if cfg.visits {
+                    // Before the record: a kept record has its visits.
+                    let v = cfg.out.join(sgf_name(index).replace(".sgf", ".visits"));
+                    let text = crate::nn::export::visits_text(&rec.visits, cfg.game.size);
+                    if let Err(e) = write_atomic(&v, text.as_bytes()) {
+                        let _ = tx.send(Err(SelfplayError::Io(v, e)));
+                        break;
+                    }
+                }
                 let path = cfg.out.join(sgf_name(index));
                 let sent = match write_atomic(&path, game_sgf(cfg, index, &rec).as_bytes()) {
                     Ok(()) => tx.send(Ok(GameLine::of(cfg, index, &rec))),
@@ -365,6 +377,7 @@ mod tests {
             jobs: 1,
             shard: Shard { index: 1, count: 3 },
             out: PathBuf::from("unused"),
+            visits: false,
         };
         assert_eq!(cfg.indices(), vec![1, 4, 7]);
         let mut all = Vec::new();
@@ -386,6 +399,7 @@ mod tests {
             jobs: 1,
             shard: Shard::default(),
             out: PathBuf::from("x"),
+            visits: false,
         };
         assert!(!even.settings().contains("handicap"), "{}", even.settings());
         let mut h = even.clone();

@@ -1,0 +1,240 @@
+//! Move prediction of a network on held-out records (`kosumi nn eval`):
+//! the same positions, split and table as `patterns eval`, so that the
+//! two read side by side.
+//!
+//! In each position the candidates are the pattern code's (the legal
+//! points on the board alone and the pass); the network's logits of the
+//! candidates, through a softmax, give the move played's probability,
+//! and its rank gives top-1 and top-5 (ties shared evenly, as
+//! `patterns eval` does).
+
+use super::export::Split;
+use super::net::{Evaluator, Network};
+use super::planes::{planes, point_index, NnPosition, BASE_PLANES};
+use super::NnError;
+use crate::patterns::{candidate_points, load_all, sgf_files, top_k_share, PatternTable, Record};
+use crate::point::Move;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Move prediction on one board size.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NnSizeStats {
+    /// Positions measured.
+    pub positions: usize,
+    /// Expected top-1 hits.
+    pub top1: f64,
+    /// Expected top-5 hits.
+    pub top5: f64,
+    /// Sum of the log-probability of the move played.
+    pub log_likelihood: f64,
+    /// Positions and expected top-1 hits by move number: 1..=30,
+    /// 31..=100, 101 and later.
+    pub by_phase: [(usize, f64); 3],
+}
+
+/// Prediction figures per board size.
+pub type NnEvalResult = BTreeMap<usize, NnSizeStats>;
+
+/// Whether `net` reads the pattern plane.
+pub fn wants_pattern_plane(net: &Network) -> bool {
+    net.shape.planes == BASE_PLANES + 1
+}
+
+/// Measures `net` on `records` (the pattern plane from `table` when the
+/// network reads one).
+///
+/// # Errors
+/// [`NnError::Format`] when the network's planes are neither
+/// [`BASE_PLANES`] nor one more.
+pub fn evaluate(
+    records: &[Record],
+    net: &Network,
+    table: &PatternTable,
+) -> Result<NnEvalResult, NnError> {
+    let pattern = wants_pattern_plane(net);
+    if net.shape.planes != BASE_PLANES && !pattern {
+        return Err(NnError::Format(format!(
+            "the network reads {} planes; positions have {BASE_PLANES} or {}",
+            net.shape.planes,
+            BASE_PLANES + 1
+        )));
+    }
+    let mut out = NnEvalResult::new();
+    let mut evaluators: BTreeMap<usize, Evaluator> = BTreeMap::new();
+    let mut input = Vec::new();
+    let mut logits = Vec::new();
+    let mut scratch = Vec::new();
+    let mut cand: Vec<(usize, f32)> = Vec::new();
+    for r in records {
+        let n = r.size();
+        let area = n * n;
+        let ev = evaluators
+            .entry(n)
+            .or_insert_with(|| Evaluator::new(net, n, 1));
+        let stats = out.entry(n).or_default();
+        input.resize(net.shape.planes * area, 0.0);
+        logits.resize(area + 1, 0.0);
+        let mut g = r.start.clone();
+        let mut history: Vec<Move> = Vec::with_capacity(r.moves.len());
+        for (i, m) in r.moves.iter().enumerate() {
+            let b = g.board();
+            cand.clear();
+            let mut winner = None;
+            let pos = NnPosition {
+                board: b,
+                to_move: m.color,
+                history: &history,
+            };
+            let points: Vec<usize> = candidate_points(b, m.color)
+                .map(|p| {
+                    if m.mv == Move::Play(p) {
+                        winner = Some(point_index(p, n));
+                    }
+                    point_index(p, n)
+                })
+                .collect();
+            if m.mv == Move::Pass {
+                winner = Some(area);
+            }
+            if let Some(w) = winner {
+                planes(&pos, pattern.then_some(table), &mut scratch, &mut input);
+                ev.evaluate(net, &input, 1, &mut logits, None);
+                cand.extend(points.iter().map(|&k| (k, logits[k])));
+                cand.push((area, logits[area]));
+                let lw = logits[w];
+                let max = cand.iter().map(|c| c.1).fold(f32::NEG_INFINITY, f32::max);
+                let z: f64 = cand.iter().map(|c| f64::from(c.1 - max).exp()).sum();
+                let greater = cand.iter().filter(|c| c.1 > lw).count();
+                let equal = cand.iter().filter(|c| c.1 == lw).count();
+                let t1 = top_k_share(greater, equal, 1);
+                stats.positions += 1;
+                stats.top1 += t1;
+                stats.top5 += top_k_share(greater, equal, 5);
+                stats.log_likelihood += f64::from(lw - max) - z.ln();
+                let phase = match i + 1 {
+                    0..=30 => 0,
+                    31..=100 => 1,
+                    _ => 2,
+                };
+                stats.by_phase[phase].0 += 1;
+                stats.by_phase[phase].1 += t1;
+            }
+            history.push(m.mv);
+            if g.play_tolerant(m.color, m.mv).is_err() {
+                break;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Runs `kosumi nn eval`: the files of `split` (the held-out ones by
+/// default, as `patterns eval`), evaluated with `net`.
+///
+/// # Errors
+/// [`NnError::Io`] for an unreadable directory, [`NnError::NoGames`]
+/// when no game of the split could be read, and as [`evaluate`].
+pub fn eval_command(
+    games: &[PathBuf],
+    holdout: u32,
+    split: Split,
+    net: &Network,
+    table: &PatternTable,
+    log: &mut dyn FnMut(&str),
+) -> Result<NnEvalResult, NnError> {
+    let files = sgf_files(games).map_err(|e| NnError::Io(e.to_string()))?;
+    let kept: Vec<PathBuf> = files
+        .iter()
+        .filter(|f| split.keeps(f, holdout))
+        .cloned()
+        .collect();
+    log(&format!(
+        "{} files, {} in the split",
+        files.len(),
+        kept.len()
+    ));
+    let records = load_all(&kept, log);
+    if records.is_empty() {
+        return Err(NnError::NoGames(
+            "no game of the split could be read".into(),
+        ));
+    }
+    evaluate(&records, net, table)
+}
+
+/// The evaluation as the text table `patterns eval` prints first (per
+/// board size: positions, top-1, top-5, mean log-likelihood), then top-1
+/// by move number.
+pub fn eval_text(result: &NnEvalResult) -> String {
+    let mut s = String::new();
+    let pct = |x: f64, n: usize| 100.0 * x / n.max(1) as f64;
+    s.push_str("size  positions   top-1    top-5   mean log-likelihood\n");
+    for (size, st) in result {
+        s.push_str(&format!(
+            "{size:>4}  {:>9}  {:>6.2}%  {:>6.2}%  {:.4}\n",
+            st.positions,
+            pct(st.top1, st.positions),
+            pct(st.top5, st.positions),
+            st.log_likelihood / st.positions.max(1) as f64
+        ));
+    }
+    s.push_str("\ntop-1 by move number\nsize   1-30       31-100     101-\n");
+    for (size, st) in result {
+        s.push_str(&format!("{size:>4}"));
+        for (n, hits) in st.by_phase {
+            s.push_str(&format!("  {:>5.1}% {:>5}", pct(hits, n), n));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nn::net::Shape;
+    use crate::patterns::load_records;
+    use std::path::Path;
+
+    #[test]
+    fn a_network_measures_every_position_patterns_measures() {
+        let path = Path::new("sgf-fixtures/pro/9x9");
+        let files = sgf_files(&[path.to_path_buf()]).expect("fixtures");
+        let (records, _) = load_records(&files[0]);
+        assert!(!records.is_empty());
+        let net = Network::random(
+            Shape {
+                planes: BASE_PLANES,
+                blocks: 1,
+                channels: 4,
+                value_hidden: 0,
+            },
+            3,
+        );
+        let r = evaluate(&records, &net, PatternTable::builtin()).expect("eval");
+        let p = crate::patterns::evaluate(&records, PatternTable::builtin());
+        assert_eq!(r.len(), 1);
+        let (size, st) = r.iter().next().expect("one size");
+        assert_eq!(st.positions, p[size].positions);
+        assert!(st.positions > 10);
+        // Shares: top-5 at least top-1, both at most the positions; the
+        // log-likelihood negative.
+        assert!(st.top1 <= st.top5 && st.top5 <= st.positions as f64);
+        assert!(st.log_likelihood < 0.0);
+        let text = eval_text(&r);
+        assert!(text.starts_with("size  positions   top-1"));
+        assert!(text.contains(&format!("{:>9}", st.positions)));
+        // A network of the wrong planes is refused.
+        let wrong = Network::random(
+            Shape {
+                planes: 3,
+                blocks: 0,
+                channels: 2,
+                value_hidden: 0,
+            },
+            1,
+        );
+        assert!(evaluate(&records, &wrong, PatternTable::builtin()).is_err());
+    }
+}
