@@ -167,27 +167,16 @@ pub fn eval_command(
 /// board size: positions, top-1, top-5, mean log-likelihood), then top-1
 /// by move number.
 pub fn eval_text(result: &NnEvalResult) -> String {
-    let mut s = String::new();
-    let pct = |x: f64, n: usize| 100.0 * x / n.max(1) as f64;
-    s.push_str("size  positions   top-1    top-5   mean log-likelihood\n");
-    for (size, st) in result {
-        s.push_str(&format!(
-            "{size:>4}  {:>9}  {:>6.2}%  {:>6.2}%  {:.4}\n",
-            st.positions,
-            pct(st.top1, st.positions),
-            pct(st.top5, st.positions),
-            st.log_likelihood / st.positions.max(1) as f64
-        ));
-    }
-    s.push_str("\ntop-1 by move number\nsize   1-30       31-100     101-\n");
-    for (size, st) in result {
-        s.push_str(&format!("{size:>4}"));
-        for (n, hits) in st.by_phase {
-            s.push_str(&format!("  {:>5.1}% {:>5}", pct(hits, n), n));
+    crate::patterns::prediction_table(result.iter().map(|(&size, st)| {
+        crate::patterns::PredictionRow {
+            size,
+            positions: st.positions,
+            top1: st.top1,
+            top5: st.top5,
+            log_likelihood: st.log_likelihood,
+            by_phase: st.by_phase,
         }
-        s.push('\n');
-    }
-    s
+    }))
 }
 
 #[cfg(test)]

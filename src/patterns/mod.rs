@@ -580,30 +580,65 @@ pub fn evaluate(records: &[Record], table: &PatternTable) -> EvalResult {
     out
 }
 
-/// The evaluation as a text table: per board size, positions, top-1 and
-/// top-5 of the whole model, then top-1 with each family's gammas set to
-/// 1 and the difference it makes.
-pub fn eval_text(result: &EvalResult) -> String {
+/// One board size's move-prediction figures, as [`prediction_table`]
+/// prints them (the pattern table's and the network's alike).
+#[derive(Clone, Copy, Debug)]
+pub struct PredictionRow {
+    /// The board size.
+    pub size: usize,
+    /// Positions judged.
+    pub positions: usize,
+    /// Positions whose move was the first choice (ties shared).
+    pub top1: f64,
+    /// Positions whose move was among the first five.
+    pub top5: f64,
+    /// The sum of the log-likelihoods of the moves played.
+    pub log_likelihood: f64,
+    /// Per phase (moves 1-30, 31-100, 101-): positions and top-1 hits.
+    pub by_phase: [(usize, f64); 3],
+}
+
+/// The move-prediction table `patterns eval` and `nn eval` print: per
+/// board size the positions, top-1, top-5 and the mean log-likelihood,
+/// then top-1 by move number.
+pub fn prediction_table(rows: impl Iterator<Item = PredictionRow> + Clone) -> String {
     let mut s = String::new();
     let pct = |x: f64, n: usize| 100.0 * x / n.max(1) as f64;
     s.push_str("size  positions   top-1    top-5   mean log-likelihood\n");
-    for (size, st) in result {
+    for r in rows.clone() {
         s.push_str(&format!(
-            "{size:>4}  {:>9}  {:>6.2}%  {:>6.2}%  {:.4}\n",
-            st.positions,
-            pct(st.top1[0], st.positions),
-            pct(st.top5[0], st.positions),
-            st.log_likelihood / st.positions.max(1) as f64
+            "{:>4}  {:>9}  {:>6.2}%  {:>6.2}%  {:.4}\n",
+            r.size,
+            r.positions,
+            pct(r.top1, r.positions),
+            pct(r.top5, r.positions),
+            r.log_likelihood / r.positions.max(1) as f64
         ));
     }
     s.push_str("\ntop-1 by move number\nsize   1-30       31-100     101-\n");
-    for (size, st) in result {
-        s.push_str(&format!("{size:>4}"));
-        for (n, hits) in st.by_phase {
+    for r in rows {
+        s.push_str(&format!("{:>4}", r.size));
+        for (n, hits) in r.by_phase {
             s.push_str(&format!("  {:>5.1}% {:>5}", pct(hits, n), n));
         }
         s.push('\n');
     }
+    s
+}
+
+/// The evaluation as a text table: per board size, positions, top-1 and
+/// top-5 of the whole model, then top-1 with each family's gammas set to
+/// 1 and the difference it makes.
+pub fn eval_text(result: &EvalResult) -> String {
+    let pct = |x: f64, n: usize| 100.0 * x / n.max(1) as f64;
+    let mut s = prediction_table(result.iter().map(|(&size, st)| PredictionRow {
+        size,
+        positions: st.positions,
+        top1: st.top1[0],
+        top5: st.top5[0],
+        log_likelihood: st.log_likelihood,
+        by_phase: st.by_phase,
+    }));
     s.push_str("\ntop-1 with one family's gammas set to 1 (change from the whole model)\n");
     s.push_str("family      ");
     for size in result.keys() {
