@@ -40,7 +40,16 @@ cleanup() {
     [ -f "$t/$p.pid" ] && kill "$(cat "$t/$p.pid")" 2>/dev/null
   done
   sleep 1
-  [ -f "$t/munge/munged.pid" ] && kill "$(cat "$t/munge/munged.pid")" 2>/dev/null
+  if [ -f "$t/munge/munged.pid" ]; then
+    mpid="$(cat "$t/munge/munged.pid")"
+    kill "$mpid" 2>/dev/null
+    # munged removes its own socket and pid file as it exits: wait for it
+    # (at most 5 s) before removing the folder under it.
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+      kill -0 "$mpid" 2>/dev/null || break
+      sleep 0.5
+    done
+  fi
   if [ "${keep:-0}" != 1 ]; then rm -rf "$t"; fi
 }
 trap cleanup EXIT

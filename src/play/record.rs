@@ -82,13 +82,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// Makes the output directory `dir` (and its parents) and checks that a
-/// file can be written in it, before the first game is played.
+/// file can be written in it, before the first game is played. The probe
+/// file is named after the process and the call, so that the shards of a
+/// run starting at once in one shared directory do not remove each
+/// other's probe.
 ///
 /// # Errors
 /// The I/O error of making the directory or of the test write.
 pub fn prepare_out_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let probe = dir.join(".kosumi-write-test");
+    static PROBES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let probe = dir.join(format!(".kosumi-write-test{}-{n}", std::process::id()));
     write_atomic(&probe, b"")?;
     std::fs::remove_file(&probe)
 }
@@ -110,4 +115,27 @@ pub fn run_files(dir: &Path) -> std::io::Result<Vec<String>> {
     }
     names.sort();
     Ok(names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_starting_at_once_in_one_directory_all_pass_the_write_probe() {
+        let dir = std::env::temp_dir().join(format!("kosumi-probe-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let threads: Vec<_> = (0..8)
+            .map(|_| {
+                let dir = dir.clone();
+                std::thread::spawn(move || (0..200).all(|_| prepare_out_dir(&dir).is_ok()))
+            })
+            .collect();
+        for t in threads {
+            assert!(t.join().expect("no panic"), "a probe failed");
+        }
+        // Nothing is left behind.
+        assert_eq!(std::fs::read_dir(&dir).expect("made").count(), 0);
+        std::fs::remove_dir_all(&dir).expect("removed");
+    }
 }
