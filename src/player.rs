@@ -105,13 +105,6 @@ pub trait Player: Send {
     fn lag(&self) -> f64 {
         DEFAULT_LAG
     }
-
-    /// The root visit counts of the search behind the last `genmove`
-    /// (self-play records them as policy targets). The default, for
-    /// players without a search, is none.
-    fn root_visits(&self) -> Vec<(Move, u32)> {
-        Vec::new()
-    }
 }
 
 /// One root move in an [`Analysis`].

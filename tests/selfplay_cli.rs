@@ -3,28 +3,11 @@
 
 mod selfplay_support;
 
-use selfplay_support::{check_counted_result, replay_with_cli, scratch};
-use std::path::Path;
+use selfplay_support::{check_counted_result, files, replay_with_cli, scratch};
 use std::process::Command;
 
 fn kosumi() -> Command {
     Command::new(env!("CARGO_BIN_EXE_kosumi"))
-}
-
-fn files(dir: &Path, ext: &str) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_name().to_string_lossy().ends_with(ext))
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    v.sort();
-    v
 }
 
 fn run_ok(cmd: &mut Command) -> String {

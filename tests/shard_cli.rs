@@ -7,7 +7,10 @@
 //! those.
 #![cfg(unix)]
 
+mod selfplay_support;
+
 use regex::Regex;
+use selfplay_support::{files, scratch};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -34,13 +37,6 @@ fn kosumi(env: &[(&str, String)]) -> Command {
     c
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kosumi-shard-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 fn ok(o: Output) -> String {
     assert!(
         o.status.success(),
@@ -49,23 +45,6 @@ fn ok(o: Output) -> String {
         String::from_utf8_lossy(&o.stderr)
     );
     String::from_utf8(o.stdout).unwrap()
-}
-
-/// The files of `dir` whose names end with `ext`, with their bytes.
-fn files(dir: &Path, ext: &str) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_name().to_string_lossy().ends_with(ext))
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    v.sort();
-    v
 }
 
 const SELFPLAY: &[&str] = &[
@@ -82,14 +61,14 @@ const SELFPLAY: &[&str] = &[
 
 #[test]
 fn selfplay_shards_from_job_completion_index_make_the_whole_run() {
-    let whole = scratch("sp-whole");
+    let whole = scratch("shard-sp-whole");
     ok(kosumi(&[])
         .args(SELFPLAY)
         .arg("--out")
         .arg(&whole)
         .output()
         .unwrap());
-    let shared = scratch("sp-shared");
+    let shared = scratch("shard-sp-shared");
     for i in 0..3 {
         let env = [("JOB_COMPLETION_INDEX", i.to_string())];
         ok(kosumi(&env)
@@ -143,7 +122,7 @@ fn selfplay_shards_from_job_completion_index_make_the_whole_run() {
 
 #[test]
 fn auto_without_a_batch_system_or_with_disagreeing_values_is_refused() {
-    let d = scratch("sp-refused");
+    let d = scratch("shard-sp-refused");
     type Env<'a> = Vec<(&'a str, String)>;
     let cases: Vec<(Env, &str, &str)> = vec![
         (vec![], "auto", "neither"),
@@ -223,9 +202,9 @@ fn match_cmd(env: &[(&str, String)], dir: &Path, extra: &[&str]) -> Command {
 
 #[test]
 fn match_shards_from_slurm_merge_to_the_whole_match() {
-    let whole = scratch("m-whole");
+    let whole = scratch("shard-m-whole");
     ok(match_cmd(&[], &whole, &[]).output().unwrap());
-    let shared = scratch("m-shared");
+    let shared = scratch("shard-m-shared");
     for i in 0..3 {
         let env = [
             ("SLURM_ARRAY_TASK_ID", i.to_string()),
@@ -321,7 +300,7 @@ fn match_shards_from_slurm_merge_to_the_whole_match() {
         .unwrap();
     assert_eq!(both.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&both.stderr).contains("split two ways"));
-    let other = scratch("m-other");
+    let other = scratch("shard-m-other");
     ok(match_cmd(&[], &other, &["--komi", "6.5"]).output().unwrap());
     let mixed = kosumi(&[])
         .args(["match", "summarize"])
@@ -369,7 +348,7 @@ fn regress_shards_merge_to_the_whole_report() {
     };
     let whole = run(&[], &[]);
     assert!(whole.starts_with("{\"suites\":"), "{whole}");
-    let d = scratch("regress");
+    let d = scratch("shard-regress");
     let mut reports = Vec::new();
     for i in 0..3 {
         let env = [("JOB_COMPLETION_INDEX", i.to_string())];

@@ -434,12 +434,6 @@ impl Player for MctsPlayer {
         self.last.as_ref()
     }
 
-    fn root_visits(&self) -> Vec<(Move, u32)> {
-        self.last.as_ref().map_or_else(Vec::new, |a| {
-            a.candidates.iter().map(|c| (c.mv, c.visits)).collect()
-        })
-    }
-
     fn genmove(&mut self, req: &GenmoveRequest<'_>) -> Decision {
         self.decide(
             req,

@@ -237,7 +237,9 @@ impl Contestant for LocalContestant {
     }
 
     fn root_visits(&self) -> Vec<(Move, u32)> {
-        self.player.root_visits()
+        self.player.last_search().map_or_else(Vec::new, |a| {
+            a.candidates.iter().map(|c| (c.mv, c.visits)).collect()
+        })
     }
 }
 

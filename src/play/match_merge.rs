@@ -227,17 +227,12 @@ pub fn summarize_match(dirs: &[PathBuf]) -> Result<MatchMerged, MergeError> {
             Some(_) => {}
         }
         let seen = per_shard.entry(sh.index).or_default();
-        let complete = text.ends_with('\n');
-        let lines: Vec<&str> = text.lines().collect();
-        for (i, line) in lines.iter().enumerate() {
-            if line.starts_with('#') || line.starts_with("index\t") || line.trim().is_empty() {
-                continue;
-            }
-            if !complete && i + 1 == lines.len() {
+        for item in super::match_table::data_lines(&text) {
+            let Ok((n, line)) = item else {
                 torn += 1;
                 continue;
-            }
-            let r = MatchRow::parse(line).map_err(|e| MergeError::Parse(f.clone(), i + 1, e))?;
+            };
+            let r = MatchRow::parse(line).map_err(|e| MergeError::Parse(f.clone(), n, e))?;
             seen.insert(r.index);
             match games.get(&r.index) {
                 Some((old, p)) => {

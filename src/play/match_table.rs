@@ -430,19 +430,11 @@ pub fn prepare_match_out(dir: &Path, cfg: &MatchConfig) -> Result<Vec<MatchRow>,
         let bytes = crate::files::read_capped(&table)
             .map_err(|e| MatchError::Io(table.clone(), e.into()))?;
         let text = String::from_utf8_lossy(&bytes);
-        let complete = text.ends_with('\n');
-        let lines: Vec<&str> = text.lines().collect();
-        for (i, line) in lines.iter().enumerate() {
-            if line.starts_with('#') || line.starts_with("index\t") || line.trim().is_empty() {
-                continue;
-            }
-            if !complete && i + 1 == lines.len() {
-                break;
-            }
+        for (n, line) in data_lines(&text).filter_map(Result::ok) {
             let row = MatchRow::parse(line).map_err(|e| {
                 MatchError::Io(
                     table.clone(),
-                    std::io::Error::other(format!("line {}: {e}", i + 1)),
+                    std::io::Error::other(format!("line {n}: {e}")),
                 )
             })?;
             let record = super::selfplay::sgf_name(row.index);
@@ -463,6 +455,24 @@ pub fn prepare_match_out(dir: &Path, cfg: &MatchConfig) -> Result<Vec<MatchRow>,
     }
     super::record::write_atomic(&table, text.as_bytes()).map_err(io(&table))?;
     Ok(done.into_values().collect())
+}
+
+/// The rows of a match table's text with their line numbers (from 1):
+/// comments, the column header and blank lines skipped; a last row
+/// without its newline, torn by a kill, comes as `Err` with its number.
+pub(super) fn data_lines(text: &str) -> impl Iterator<Item = Result<(usize, &str), usize>> {
+    let complete = text.ends_with('\n');
+    let count = text.lines().count();
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !(l.starts_with('#') || l.starts_with("index\t") || l.trim().is_empty()))
+        .map(move |(i, l)| {
+            if !complete && i + 1 == count {
+                Err(i + 1)
+            } else {
+                Ok((i + 1, l))
+            }
+        })
 }
 
 /// Appends a finished game's row to this shard's match table in `dir`

@@ -16,6 +16,24 @@ pub fn scratch(name: &str) -> PathBuf {
     d
 }
 
+/// The files of `dir` whose names end with `ext`, with their bytes,
+/// sorted by name.
+pub fn files(dir: &Path, ext: &str) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(ext))
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
 /// The text of the first `ID[...]` property (escapes kept).
 pub fn prop<'a>(sgf: &'a str, id: &str) -> Option<&'a str> {
     let key = format!("{id}[");
