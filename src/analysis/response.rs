@@ -113,7 +113,7 @@ pub struct Include {
 
 /// Rounds to 6 decimals: the search's f32 values carry no more, and
 /// shorter numbers keep the lines readable.
-fn r6(x: f64) -> f64 {
+pub(crate) fn r6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 

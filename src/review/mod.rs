@@ -31,7 +31,7 @@ pub mod core;
 pub mod graph;
 
 use crate::analysis::query::Perspective;
-use crate::analysis::response::{move_info, Include, MoveInfo, RootInfo};
+use crate::analysis::response::{move_info, r6, Include, MoveInfo, RootInfo};
 use crate::color::Color;
 use crate::game::Game;
 use crate::mcts::SearchConfig;
@@ -144,10 +144,6 @@ struct MoveLine<'a> {
     verdict: core::Verdict,
     root_info: RootInfo,
     move_infos: Vec<MoveInfo>,
-}
-
-fn r6(x: f64) -> f64 {
-    (x * 1e6).round() / 1e6
 }
 
 /// The outcome of one file.
