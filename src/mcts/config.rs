@@ -53,6 +53,10 @@ pub struct SearchConfig {
     pub prior: PriorConfig,
     /// The priors from the learned pattern ratings.
     pub pattern_prior: PatternPriorConfig,
+    /// Leave out of the tree the moves that extend an own chain out of
+    /// atari when a ladder captures it anyway (and the move captures
+    /// nothing).
+    pub prune_ladders: bool,
     /// Prior visits and wins of the pass.
     pub prior_pass: [f32; 2],
     /// Prior visits and wins of the pass under rules that count territory:
@@ -152,6 +156,7 @@ impl Default for SearchConfig {
             prior_source: PriorSource::Patterns,
             prior: PriorConfig::default(),
             pattern_prior: PatternPriorConfig::default(),
+            prune_ladders: false,
             prior_pass: [10.0, 1.0],
             prior_pass_territory: [10.0, 5.0],
             playout: PlayoutConfig::default(),

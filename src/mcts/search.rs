@@ -110,6 +110,7 @@ pub(crate) struct ExpandScratch {
     priors: Vec<Prior>,
     moves: Vec<(u16, f32, f32)>,
     prior: PriorScratch,
+    ladder_pool: Vec<Box<Board>>,
 }
 
 impl<'a> Search<'a> {
@@ -515,7 +516,10 @@ impl<'a> Search<'a> {
                         self.history.contains(&k) || path_keys.contains(&k)
                     })
             };
-            if legal {
+            if legal
+                && !(self.cfg.prune_ladders
+                    && failed_ladder_escape(b, c, p, &mut scratch.ladder_pool))
+            {
                 points.push(p);
             }
         }
@@ -584,6 +588,32 @@ fn key(ko: KoRule, h: StoneHash, to_move: Color) -> u64 {
 pub(crate) fn root_children_legal(tree: &Tree, game: &Game, color: Color) -> bool {
     tree.children(0)
         .all(|ch| game.is_legal(color, decode_move(tree.node(ch).mv.load(Relaxed))))
+}
+
+/// Whether `c` on the empty point `p` only extends an own chain out of
+/// atari into a ladder that captures it: `p` is the liberty of a chain of
+/// `c` in atari, the move captures nothing, and the ladder reader
+/// ([`crate::patterns::ladder::captured`]) catches the chain. Boards for the
+/// reading come from `pool`.
+pub(crate) fn failed_ladder_escape(
+    b: &Board,
+    c: Color,
+    p: Point,
+    pool: &mut Vec<Box<Board>>,
+) -> bool {
+    let mut chain = None;
+    for q in p.neighbors() {
+        match b.get(q) {
+            Some(col) if col == c && b.in_atari(q) => chain = Some(q),
+            Some(col) if col != c && b.in_atari(q) => return false,
+            _ => {}
+        }
+    }
+    let Some(q) = chain else {
+        return false;
+    };
+    let mut budget = crate::patterns::ladder::LADDER_BUDGET;
+    crate::patterns::ladder::captured(b, q, &mut budget, pool)
 }
 
 #[cfg(test)]
@@ -721,5 +751,65 @@ mod tests {
         let hand = root_prior_rates(PriorSource::Hand);
         assert_eq!(rate(&hand, 2, 3), rate(&hand, 3, 9));
         assert_ne!(rate(&pat, 2, 3), rate(&pat, 3, 9));
+    }
+}
+
+#[cfg(test)]
+mod ladder_tests {
+    use super::*;
+
+    fn at(b: &Board, v: &str) -> Point {
+        match crate::point::parse_gtp_move(v, b.size()).expect("vertex") {
+            Move::Play(p) => p,
+            Move::Pass => panic!("pass"),
+        }
+    }
+
+    #[test]
+    fn escapes_into_a_working_ladder_are_failed() {
+        // Black's D4 is in atari at E4 (rows from the top: row 9 first);
+        // extending there leaves two liberties and a ladder White wins.
+        let diagram = "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . O O . . . .
+            . . O X . . . . .
+            . . . O . . . . .
+            . . . . . . . . .
+            . . . . . . . . .";
+        let b = Board::from_diagram(diagram).expect("diagram");
+        let mut pool = Vec::new();
+        assert!(failed_ladder_escape(
+            &b,
+            Color::Black,
+            at(&b, "E4"),
+            &mut pool
+        ));
+        // Not an escape: another point, and White's moves.
+        assert!(!failed_ladder_escape(
+            &b,
+            Color::Black,
+            at(&b, "F4"),
+            &mut pool
+        ));
+        assert!(!failed_ladder_escape(
+            &b,
+            Color::White,
+            at(&b, "E4"),
+            &mut pool
+        ));
+        // A black ladder breaker on the ladder's path: the escape works.
+        let lines: Vec<&str> = diagram.lines().collect();
+        let broken =
+            lines[..8].join("\n") + "\n            . . . . . . X . .\n" + &lines[9..].join("\n");
+        let b = Board::from_diagram(&broken).expect("diagram");
+        assert!(!failed_ladder_escape(
+            &b,
+            Color::Black,
+            at(&b, "E4"),
+            &mut pool
+        ));
     }
 }

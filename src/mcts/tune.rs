@@ -169,6 +169,13 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Number(f64::from(c.pattern_prior.sqrt_k)),
     },
     Knob {
+        key: "prune_ladders",
+        help: "tree: leave out escapes from atari that a ladder captures",
+        range: Range::YesNo,
+        apply: |c, v| c.prune_ladders = flag(v),
+        get: |c| Value::Flag(c.prune_ladders),
+    },
+    Knob {
         key: "prior_hand",
         help: "pattern priors: keep the hand priors beside them",
         range: Range::YesNo,
