@@ -115,18 +115,7 @@ pub struct PatternPriorConfig {
     /// Keep every hand prior besides the ratings (otherwise only the even
     /// prior, [`PriorConfig::prior_even`]).
     pub hand: bool,
-    /// The other form of the ratings' priors when above 0: a candidate
-    /// whose share of the candidates' summed rating is `p` gets `sqrt_k *
-    /// sqrt(p)` virtual visits, all wins (none below a share of
-    /// [`SQRT_FLOOR`]), and [`PatternPriorConfig::visits`] and
-    /// [`PatternPriorConfig::exponent`] are unused. At 0 the ratio form of
-    /// the module's documentation.
-    pub sqrt_k: f32,
 }
-
-/// The smallest share of the summed rating that earns a prior in the
-/// square-root form ([`PatternPriorConfig::sqrt_k`]).
-pub const SQRT_FLOOR: f64 = 0.001;
 
 impl Default for PatternPriorConfig {
     fn default() -> PatternPriorConfig {
@@ -134,7 +123,6 @@ impl Default for PatternPriorConfig {
             visits: 20.0,
             exponent: 0.5,
             hand: true,
-            sqrt_k: 0.0,
         }
     }
 }
@@ -319,26 +307,10 @@ fn add_pattern_priors(
 }
 
 /// Adds the priors of the candidates' ratings `weights` (non-negative, one
-/// per prior of `out`, on any common scale: gammas or probabilities) in the
-/// form `pat` chooses. Nothing is added when no weight is positive and
-/// finite.
+/// per prior of `out`, on any common scale: gammas or probabilities), in
+/// the form of the module's documentation. Nothing is added when no weight
+/// is positive and finite.
 pub(crate) fn add_rating_priors(weights: &[f64], pat: &PatternPriorConfig, out: &mut [Prior]) {
-    if pat.sqrt_k > 0.0 {
-        let sum: f64 = weights.iter().sum();
-        if sum.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) || !sum.is_finite() {
-            return;
-        }
-        let k = f64::from(pat.sqrt_k);
-        for (pr, &w) in out.iter_mut().zip(weights) {
-            let p = w / sum;
-            if p >= SQRT_FLOOR {
-                let v = (k * p.sqrt()) as f32;
-                pr.visits += v;
-                pr.wins += v;
-            }
-        }
-        return;
-    }
     let best = weights.iter().fold(0.0f64, |b, &s| b.max(s));
     if best.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) || !best.is_finite() {
         return;
@@ -543,38 +515,24 @@ mod tests {
     }
 
     #[test]
-    fn square_root_form_follows_the_share_of_the_summed_rating() {
-        let pat = PatternPriorConfig {
-            sqrt_k: 100.0,
-            ..PatternPriorConfig::default()
-        };
+    fn rating_priors_follow_the_ratio_to_the_best() {
         let even = Prior {
             visits: 10.0,
             wins: 5.0,
         };
-        // Shares 0.64, 0.36 - 0.0005 ... and one below the floor.
-        let weights = [64.0, 35.95, 0.05, 0.0];
-        let mut out = vec![even; 4];
-        add_rating_priors(&weights, &pat, &mut out);
-        assert!((out[0].visits - 90.0).abs() < 1e-3, "{:?}", out[0]);
-        assert_eq!(out[0].visits - even.visits, out[0].wins - even.wins);
-        assert!((out[1].wins - 5.0 - 100.0 * 0.3595f32.sqrt()).abs() < 1e-3);
-        // Below the floor (0.0005) and at zero: the even prior alone.
-        assert_eq!(out[2], even);
-        assert_eq!(out[3], even);
-        // The ratio form on the same weights: every candidate gets the
-        // visits, the best all of them as wins.
-        let mut out = vec![even; 4];
+        let weights = [64.0, 16.0, 0.0];
+        let mut out = vec![even; 3];
         add_rating_priors(&weights, &PatternPriorConfig::default(), &mut out);
+        // Every candidate gets the visits, the best all of them as wins,
+        // the others (ratio ^ 0.5) of them.
         assert!(out.iter().all(|p| p.visits == 30.0));
         assert_eq!(out[0].wins, 25.0);
-        assert_eq!(out[3].wins, 5.0);
-        // No positive weight: nothing added in either form.
-        for p in [pat, PatternPriorConfig::default()] {
-            let mut out = vec![even; 2];
-            add_rating_priors(&[0.0, 0.0], &p, &mut out);
-            assert_eq!(out, vec![even; 2]);
-        }
+        assert_eq!(out[1].wins, 15.0);
+        assert_eq!(out[2].wins, 5.0);
+        // No positive weight: nothing added.
+        let mut out = vec![even; 2];
+        add_rating_priors(&[0.0, 0.0], &PatternPriorConfig::default(), &mut out);
+        assert_eq!(out, vec![even; 2]);
     }
 
     #[test]

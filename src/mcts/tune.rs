@@ -162,13 +162,6 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Number(f64::from(c.pattern_prior.exponent)),
     },
     Knob {
-        key: "prior_sqrt",
-        help: "pattern priors: above 0, K*sqrt(share of the summed rating) virtual wins instead of prior_visits",
-        range: Range::Number(0.0, 1e6),
-        apply: |c, v| c.pattern_prior.sqrt_k = number(v) as f32,
-        get: |c| Value::Number(f64::from(c.pattern_prior.sqrt_k)),
-    },
-    Knob {
         key: "prune_ladders",
         help: "tree: leave out escapes from atari that a ladder captures",
         range: Range::YesNo,
