@@ -260,8 +260,8 @@ impl SearchArgs {
         if self.priors != PriorSource::Patterns {
             d.push_str(&format!(" priors={}", self.priors));
         }
-        if let Some(n) = &self.nn {
-            d.push_str(&format!(" nn={}", n.text()));
+        if let Some(NnArg::Net(n)) = &self.nn {
+            d.push_str(&format!(" nn={}", n.name()));
         }
         if let Some(m) = self.max_memory {
             d.push_str(&format!(" max-memory={m}"));

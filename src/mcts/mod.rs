@@ -137,7 +137,6 @@ pub struct MctsPlayer {
     low_streak: u32,
     last: Option<Analysis>,
     nn_stats: NnStats,
-    nn_warned: Option<usize>,
 }
 
 /// What the network prior cost a player's searches so far.
@@ -161,7 +160,6 @@ impl MctsPlayer {
             low_streak: 0,
             last: None,
             nn_stats: NnStats::default(),
-            nn_warned: None,
         }
     }
 
@@ -297,7 +295,7 @@ impl MctsPlayer {
             .seed
             .wrapping_add(self.searches.wrapping_mul(0x632B_E59B_D9B4_E019));
         if let Some(net) = &self.cfg.nn.net {
-            nn_prior::warn_uncovered(net, game.size(), &mut self.nn_warned);
+            nn_prior::warn_uncovered(net, game.size());
         }
         let mut s = Search::new(&self.tree, &self.cfg, game, color, limits, stop, start);
         if !filter.is_empty() {

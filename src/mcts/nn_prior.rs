@@ -350,11 +350,18 @@ pub fn mix_shares(ratings: &mut [f64], q: &[f64], lambda: f64) {
     }
 }
 
-/// Prints [`NnNet::uncovered_warning`] once per board size.
-pub(crate) fn warn_uncovered(net: &NnNet, size: usize, warned: &mut Option<usize>) {
-    if !net.covers(size) && *warned != Some(size) {
+/// Prints [`NnNet::uncovered_warning`] once per network and board size
+/// in the process (self-play's two players, a match's games).
+pub(crate) fn warn_uncovered(net: &NnNet, size: usize) {
+    static WARNED: std::sync::Mutex<Vec<(String, usize)>> = std::sync::Mutex::new(Vec::new());
+    if net.covers(size) {
+        return;
+    }
+    let mut warned = WARNED.lock().unwrap_or_else(|e| e.into_inner());
+    let key = (net.name.clone(), size);
+    if !warned.contains(&key) {
         eprintln!("{}", net.uncovered_warning(size));
-        *warned = Some(size);
+        warned.push(key);
     }
 }
 
@@ -542,6 +549,135 @@ pub(crate) mod tests {
         );
         let e = NnNet::new("odd", odd).expect_err("planes");
         assert!(e.contains("3 input planes"), "{e}");
+    }
+
+    /// A single-threaded search of `playouts` on an empty 9x9 board with
+    /// `cfg` (a fresh tree): the tree and the network's evaluations.
+    fn search_9x9(
+        cfg: &crate::mcts::SearchConfig,
+        playouts: u64,
+    ) -> (crate::mcts::tree::Tree, u64) {
+        use crate::mcts::search::{Limits, Search};
+        let game = Game::new(
+            9,
+            crate::rules::Rules::default(),
+            crate::komi::Komi::default(),
+        )
+        .expect("game");
+        let tree = crate::mcts::tree::Tree::new(1 << 16);
+        let evals = {
+            let s = Search::new(
+                &tree,
+                cfg,
+                &game,
+                Color::Black,
+                Limits {
+                    playouts: Some(playouts),
+                    time: None,
+                },
+                None,
+                Instant::now(),
+            );
+            s.run(7, std::time::Duration::from_secs(1), None);
+            s.nn_evals.load(std::sync::atomic::Ordering::Relaxed)
+        };
+        (tree, evals)
+    }
+
+    fn cfg_with(net: Option<NnNet>, mix: f64, visits: u32) -> crate::mcts::SearchConfig {
+        let mut cfg = crate::mcts::SearchConfig {
+            threads: 1,
+            seed: 3,
+            early_stop: false,
+            ..crate::mcts::SearchConfig::default()
+        };
+        cfg.nn = NnPriorConfig { net, mix, visits };
+        cfg
+    }
+
+    /// The root's children as (move, prior visits bits, prior wins bits,
+    /// visits).
+    fn root_children(tree: &crate::mcts::tree::Tree) -> Vec<(Move, u32, u32, u32)> {
+        tree.child_nodes(0)
+            .map(|(_, n)| {
+                let (v, w) = n.prior();
+                (n.mv(), v.to_bits(), w.to_bits(), n.visits())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_root_follows_a_network_that_prefers_one_point() {
+        let corner = NnNet::new("corner", corner_net()).expect("net");
+        let a9 = Move::Play(Point::new(0, 0));
+        let rate = |c: &(Move, u32, u32, u32)| f32::from_bits(c.2) / f32::from_bits(c.1);
+        // Without the network the patterns and hand priors rate the 1-1
+        // point low; with the network alone it has the highest prior and
+        // the most visits.
+        let (plain, _) = search_9x9(&cfg_with(None, 1.0, 64), 60);
+        let (nn, evals) = search_9x9(&cfg_with(Some(corner), 1.0, 64), 60);
+        assert_eq!(
+            evals, 1,
+            "the root alone reaches no threshold in 60 playouts"
+        );
+        for (tree, with) in [(&plain, false), (&nn, true)] {
+            let kids = root_children(tree);
+            let best_prior = kids
+                .iter()
+                .filter(|c| c.0 != Move::Pass)
+                .max_by(|a, b| rate(a).total_cmp(&rate(b)))
+                .expect("children");
+            let most = kids.iter().max_by_key(|c| c.3).expect("children");
+            assert_eq!(best_prior.0 == a9, with, "{:?}", best_prior.0);
+            assert_eq!(most.0 == a9, with, "{:?}", most.0);
+        }
+    }
+
+    #[test]
+    fn at_no_share_the_priors_are_those_without_a_network_bit_for_bit() {
+        let corner = NnNet::new("corner", corner_net()).expect("net");
+        for visits in [64, 20] {
+            let (plain, none) = search_9x9(&cfg_with(None, 0.0, visits), 400);
+            let (mixed, evals) = search_9x9(&cfg_with(Some(corner.clone()), 0.0, visits), 400);
+            assert_eq!(none, 0);
+            assert!(evals >= 1);
+            assert_eq!(root_children(&plain), root_children(&mixed));
+            assert_eq!(plain.len(), mixed.len());
+        }
+    }
+
+    #[test]
+    fn the_root_and_each_node_that_reaches_the_threshold_are_evaluated_once() {
+        use crate::mcts::tree::EXPANDED;
+        let corner = NnNet::new("corner", corner_net()).expect("net");
+        let visits = 20;
+        let (tree, evals) = search_9x9(&cfg_with(Some(corner.clone()), 0.5, visits), 1500);
+        // Every expanded node below the root with the threshold's visits.
+        let mut reached = 0;
+        let mut stack: Vec<u32> = tree.children(0).collect();
+        while let Some(i) = stack.pop() {
+            let n = tree.node(i);
+            if n.state.load(std::sync::atomic::Ordering::Acquire) == EXPANDED {
+                if n.visits() >= visits {
+                    reached += 1;
+                }
+                stack.extend(tree.children(i));
+            }
+        }
+        assert!(reached > 3, "{reached}");
+        assert_eq!(evals, 1 + reached);
+        // With the threshold at the expansion's visits, every expansion
+        // is evaluated.
+        let (tree, evals) = search_9x9(&cfg_with(Some(corner), 0.5, 1), 300);
+        let expanded = (0..tree.len() as u32)
+            .filter(|&i| {
+                tree.node(i)
+                    .state
+                    .load(std::sync::atomic::Ordering::Acquire)
+                    == EXPANDED
+            })
+            .count() as u64;
+        assert_eq!(evals, expanded);
     }
 
     #[test]
