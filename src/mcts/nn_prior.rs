@@ -557,6 +557,17 @@ pub(crate) mod tests {
         cfg: &crate::mcts::SearchConfig,
         playouts: u64,
     ) -> (crate::mcts::tree::Tree, u64) {
+        let tree = crate::mcts::tree::Tree::new(1 << 16);
+        let evals = search_on(&tree, cfg, playouts);
+        (tree, evals)
+    }
+
+    /// [`search_9x9`] on `tree` as it is: the network's evaluations.
+    fn search_on(
+        tree: &crate::mcts::tree::Tree,
+        cfg: &crate::mcts::SearchConfig,
+        playouts: u64,
+    ) -> u64 {
         use crate::mcts::search::{Limits, Search};
         let game = Game::new(
             9,
@@ -564,24 +575,20 @@ pub(crate) mod tests {
             crate::komi::Komi::default(),
         )
         .expect("game");
-        let tree = crate::mcts::tree::Tree::new(1 << 16);
-        let evals = {
-            let s = Search::new(
-                &tree,
-                cfg,
-                &game,
-                Color::Black,
-                Limits {
-                    playouts: Some(playouts),
-                    time: None,
-                },
-                None,
-                Instant::now(),
-            );
-            s.run(7, std::time::Duration::from_secs(1), None);
-            s.nn_evals.load(std::sync::atomic::Ordering::Relaxed)
-        };
-        (tree, evals)
+        let s = Search::new(
+            tree,
+            cfg,
+            &game,
+            Color::Black,
+            Limits {
+                playouts: Some(playouts),
+                time: None,
+            },
+            None,
+            Instant::now(),
+        );
+        s.run(7, std::time::Duration::from_secs(1), None);
+        s.nn_evals.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     fn cfg_with(net: Option<NnNet>, mix: f64, visits: u32) -> crate::mcts::SearchConfig {
@@ -644,6 +651,25 @@ pub(crate) mod tests {
             assert_eq!(root_children(&plain), root_children(&mixed));
             assert_eq!(plain.len(), mixed.len());
         }
+    }
+
+    #[test]
+    fn a_root_kept_from_a_search_without_the_network_gets_its_priors() {
+        let corner = NnNet::new("corner", corner_net()).expect("net");
+        let with = cfg_with(Some(corner), 1.0, 64);
+        let (fresh, _) = search_9x9(&with, 1);
+        let kept = crate::mcts::tree::Tree::new(1 << 16);
+        assert_eq!(search_on(&kept, &cfg_with(None, 1.0, 64), 1), 0);
+        let before = root_children(&kept);
+        assert_eq!(search_on(&kept, &with, 1), 1);
+        let priors = |t: &crate::mcts::tree::Tree| -> Vec<(Move, u32, u32)> {
+            root_children(t).iter().map(|c| (c.0, c.1, c.2)).collect()
+        };
+        assert_eq!(priors(&kept), priors(&fresh));
+        assert_ne!(
+            before.iter().map(|c| (c.0, c.1, c.2)).collect::<Vec<_>>(),
+            priors(&fresh)
+        );
     }
 
     #[test]
