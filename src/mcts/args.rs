@@ -403,6 +403,53 @@ mod tests {
     }
 
     #[test]
+    fn the_network_option_lands_in_the_config_and_goes_back_to_words() {
+        for (args, name) in [
+            (&["--nn"][..], "builtin"),
+            (&["--nn", "builtin"][..], "builtin"),
+        ] {
+            let a = parse(args).expect("nn");
+            let c = a.search_config(1, 1);
+            assert_eq!(c.nn.net.as_ref().map(|n| n.name()), Some(name));
+            assert!(a.describe(1).ends_with(" nn=builtin"), "{}", a.describe(1));
+            let mut words = vec!["kosumi".to_string()];
+            words.extend(a.words());
+            assert!(words.contains(&"--nn=builtin".to_string()));
+            assert_eq!(Cli::try_parse_from(words).expect("words").search, a);
+        }
+        let off = parse(&[
+            "--nn",
+            "none",
+            "--set",
+            "nn_mix=0.25",
+            "--set",
+            "nn_visits=9",
+        ])
+        .expect("none");
+        let c = off.search_config(1, 1);
+        assert!(c.nn.net.is_none());
+        assert_eq!((c.nn.mix, c.nn.visits), (0.25, 9));
+        assert!(!off.describe(1).contains("nn="));
+        assert!(parse(&[])
+            .expect("default")
+            .search_config(1, 1)
+            .nn
+            .net
+            .is_none());
+        assert!(parse(&["--nn", "/no/such/file.bin"]).is_err());
+        // The policy player needs a network; the built-in one by default.
+        let p = parse(&["--player", "policy"]).expect("policy");
+        assert_eq!(p.kind, PlayerKind::Policy);
+        assert!(p.check().is_ok());
+        assert_eq!(p.policy_network().name(), "builtin");
+        let e = parse(&["--player", "policy", "--nn", "none"])
+            .expect("parsed")
+            .check()
+            .expect_err("no network");
+        assert!(e.contains("--player policy"), "{e}");
+    }
+
+    #[test]
     fn bad_settings_are_refused_and_list_is_a_request() {
         for bad in ["nonsense=1", "rave_equiv=-1", "uct_c", "lgrf=yes"] {
             let e = parse(&["--set", bad]).expect_err(bad).to_string();
