@@ -86,7 +86,7 @@ fn bad_networks_are_command_line_errors() {
         (&planes, "5 input planes"),
         (&missing, ""),
     ] {
-        for cmd in ["gtp", "selfplay", "match", "bench"] {
+        for cmd in ["gtp", "selfplay", "match", "bench", "analysis", "analyze"] {
             let out = run(&[cmd, "--nn", file], "quit\n");
             let err = text(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{cmd} {file}: {err}");
