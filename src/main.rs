@@ -102,16 +102,16 @@ enum Command {
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]
         repeat: u64,
         /// The search options (`--playouts` also counts the uniform
-        /// playouts, default 20000; the others apply with --search).
+        /// playouts, default 20000; the others apply with --search). With
+        /// `--nn` and without --search: the network's evaluation speed
+        /// instead (one core, 9x9 and 19x19; --playouts / 20 positions a
+        /// measurement); with --search, what the network prior costs.
         #[command(flatten)]
         args: kosumi::mcts::SearchArgs,
-        /// Benchmark the network's evaluation instead (random weights, one
-        /// core, 9x9 and 19x19; --playouts / 20 positions a measurement).
-        #[arg(long)]
-        nn: bool,
-        /// The network's shape for --nn, BLOCKSxCHANNELS.
-        #[arg(long, default_value = "6x64", value_parser = kosumi::nn::cli::parse_shape)]
-        nn_shape: (usize, usize),
+        /// With --nn: measure a network of random weights of this shape,
+        /// BLOCKSxCHANNELS, instead (`--nn none` alone: 6x64).
+        #[arg(long, value_parser = kosumi::nn::cli::parse_shape)]
+        nn_shape: Option<(usize, usize)>,
     },
     /// Replay SGF files: one line per game (size, moves, rules, komi, the
     /// result in the file, the Tromp-Taylor area score of the final
@@ -673,11 +673,12 @@ fn run_bench(
     let r = kosumi::mcts::bench::bench_search_config(&game, cfg.clone(), repeat);
     let rates: Vec<String> = r.rates.iter().map(|x| format!("{x:.0}")).collect();
     say!(
-        "search size={size} position={position} threads={} playouts={playouts} median_playouts_per_s={:.0} runs=[{}] nodes={}",
+        "search size={size} position={position} threads={} playouts={playouts} median_playouts_per_s={:.0} runs=[{}] nodes={}{}",
         cfg.threads,
         r.median(),
         rates.join(","),
-        r.nodes
+        r.nodes,
+        r.nn_text()
     );
     ExitCode::SUCCESS
 }
@@ -686,20 +687,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Bench {
-            nn: true,
+            search: false,
             nn_shape,
             seed,
             args,
             ..
-        }) => kosumi::nn::cli::run_bench(
-            nn_shape.0,
-            nn_shape.1,
-            args.playouts
-                .unwrap_or(kosumi::mcts::bench::BENCH_PLAYOUTS)
-                .min(100_000) as usize
-                / 20,
-            seed,
-        ),
+        }) if args.nn.is_some() => kosumi::mcts::bench::run_nn_bench(&args, nn_shape, seed),
         Some(Command::Bench {
             size,
             seed,

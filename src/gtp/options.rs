@@ -103,6 +103,12 @@ impl GtpArgs {
     pub fn engine(&self) -> Engine {
         match self.search.kind {
             PlayerKind::Random => Engine::with_random_player(self.config()),
+            PlayerKind::Policy => Engine::new(
+                self.config(),
+                Box::new(crate::mcts::nn_prior::PolicyPlayer::new(
+                    self.search.policy_network(),
+                )),
+            ),
             PlayerKind::Search => {
                 let cfg = self.search.search_config(self.seed, self.threads());
                 Engine::with_search(self.config(), MctsPlayer::new(cfg))

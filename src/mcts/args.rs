@@ -9,6 +9,7 @@
 //! play many games at once, and measurements); the caller passes it to
 //! [`SearchArgs::search_config`].
 
+use super::nn_prior::{parse_nn, NnArg, NnNet};
 use super::prior::PriorSource;
 use super::tune::{self, Setting};
 use super::SearchConfig;
@@ -22,6 +23,9 @@ pub enum PlayerKind {
     Random,
     /// The Monte-Carlo tree search player (the command line's default).
     Search,
+    /// The network's top move without search
+    /// ([`super::nn_prior::PolicyPlayer`]), for measuring the network.
+    Policy,
 }
 
 impl PlayerKind {
@@ -30,6 +34,7 @@ impl PlayerKind {
         match self {
             PlayerKind::Random => "random",
             PlayerKind::Search => "search",
+            PlayerKind::Policy => "policy",
         }
     }
 }
@@ -37,12 +42,13 @@ impl PlayerKind {
 impl std::str::FromStr for PlayerKind {
     type Err = String;
 
-    /// `search` (also `mcts`) or `random`.
+    /// `search` (also `mcts`), `random` or `policy`.
     fn from_str(s: &str) -> Result<PlayerKind, String> {
         match s {
             "search" | "mcts" => Ok(PlayerKind::Search),
             "random" => Ok(PlayerKind::Random),
-            _ => Err(format!("unknown player '{s}' (search, random)")),
+            "policy" => Ok(PlayerKind::Policy),
+            _ => Err(format!("unknown player '{s}' (search, random, policy)")),
         }
     }
 }
@@ -69,13 +75,27 @@ pub enum SetArg {
 #[derive(clap::Args, Clone, Debug, PartialEq)]
 pub struct SearchArgs {
     /// The player: `search` (the Monte-Carlo tree search, default; also
-    /// spelled `mcts`) or `random` (for tests).
+    /// spelled `mcts`), `random` (for tests) or `policy` (the network's
+    /// top move without search, for measurement; the network of `--nn`,
+    /// the built-in one by default).
     #[arg(
         long = "player",
-        value_name = "search|random",
+        value_name = "search|random|policy",
         default_value = "search"
     )]
     pub kind: PlayerKind,
+    /// The network as the search's prior: `builtin` (the network built
+    /// into the binary, trained on 19x19; also `--nn` alone), a weights
+    /// file, or `none` (the default). A board size the network was not
+    /// trained on gets a warning and a search without it.
+    #[arg(
+        long,
+        value_name = "builtin|FILE|none",
+        value_parser = parse_nn,
+        num_args = 0..=1,
+        default_missing_value = "builtin"
+    )]
+    pub nn: Option<NnArg>,
     /// Priors of new tree nodes: `patterns` (the learned move ratings, the
     /// default) or `hand` (the hand-written knowledge alone).
     #[arg(long, value_name = "patterns|hand", default_value = "patterns")]
@@ -123,6 +143,7 @@ impl Default for SearchArgs {
     fn default() -> SearchArgs {
         SearchArgs {
             kind: PlayerKind::Random,
+            nn: None,
             priors: PriorSource::Patterns,
             playouts: None,
             time: None,
@@ -152,11 +173,17 @@ impl SearchArgs {
     }
 
     /// Checks what clap's parsers cannot: `--time`, `--max-move-time` and
-    /// `--lag` together (the clock's own check).
+    /// `--lag` together (the clock's own check), and that `--player
+    /// policy` has a network.
     ///
     /// # Errors
-    /// The clock's message.
+    /// The clock's message, or one for `--player policy --nn none`.
     pub fn check(&self) -> Result<(), String> {
+        if self.kind == PlayerKind::Policy && self.nn == Some(NnArg::Off) {
+            return Err(
+                "--player policy plays a network: --nn builtin or a weights file, not none".into(),
+            );
+        }
         crate::clock::TimeOptions {
             time: self.time,
             max_move_time: self.max_move_time,
@@ -164,6 +191,16 @@ impl SearchArgs {
         }
         .check()
         .map_err(|e| e.to_string())
+    }
+
+    /// The network of `--player policy`: `--nn`'s, the built-in one when
+    /// `--nn` is not given (or is `none`, which [`SearchArgs::check`]
+    /// refuses).
+    pub fn policy_network(&self) -> NnNet {
+        match &self.nn {
+            Some(NnArg::Net(n)) => n.clone(),
+            _ => NnNet::builtin(),
+        }
     }
 
     /// The search configuration these options give, seeded with `seed`,
@@ -180,6 +217,7 @@ impl SearchArgs {
             prior_source: self.priors,
             ..SearchConfig::default()
         };
+        cfg.nn.net = self.nn.as_ref().and_then(|n| n.net().cloned());
         if let Some(k) = self.dyn_komi {
             cfg.dyn_komi_per_stone = k;
         }
@@ -222,6 +260,9 @@ impl SearchArgs {
         if self.priors != PriorSource::Patterns {
             d.push_str(&format!(" priors={}", self.priors));
         }
+        if let Some(NnArg::Net(n)) = &self.nn {
+            d.push_str(&format!(" nn={}", n.name()));
+        }
         if let Some(m) = self.max_memory {
             d.push_str(&format!(" max-memory={m}"));
         }
@@ -259,6 +300,7 @@ impl SearchArgs {
         opt("threads", self.threads.map(|v| v.to_string()));
         opt("max-memory", self.max_memory.map(|v| v.to_string()));
         opt("dyn-komi", self.dyn_komi.map(|v| v.to_string()));
+        opt("nn", self.nn.as_ref().map(|n| n.text().to_string()));
         for s in self.settings() {
             w.push(format!("--set={}", s.text()));
         }
@@ -358,6 +400,53 @@ mod tests {
             assert_eq!(parse(&["--player", word]).expect(word).kind, kind);
         }
         assert!(parse(&["--player", "gnugo"]).is_err());
+    }
+
+    #[test]
+    fn the_network_option_lands_in_the_config_and_goes_back_to_words() {
+        for (args, name) in [
+            (&["--nn"][..], "builtin"),
+            (&["--nn", "builtin"][..], "builtin"),
+        ] {
+            let a = parse(args).expect("nn");
+            let c = a.search_config(1, 1);
+            assert_eq!(c.nn.net.as_ref().map(|n| n.name()), Some(name));
+            assert!(a.describe(1).ends_with(" nn=builtin"), "{}", a.describe(1));
+            let mut words = vec!["kosumi".to_string()];
+            words.extend(a.words());
+            assert!(words.contains(&"--nn=builtin".to_string()));
+            assert_eq!(Cli::try_parse_from(words).expect("words").search, a);
+        }
+        let off = parse(&[
+            "--nn",
+            "none",
+            "--set",
+            "nn_mix=0.25",
+            "--set",
+            "nn_visits=9",
+        ])
+        .expect("none");
+        let c = off.search_config(1, 1);
+        assert!(c.nn.net.is_none());
+        assert_eq!((c.nn.mix, c.nn.visits), (0.25, 9));
+        assert!(!off.describe(1).contains("nn="));
+        assert!(parse(&[])
+            .expect("default")
+            .search_config(1, 1)
+            .nn
+            .net
+            .is_none());
+        assert!(parse(&["--nn", "/no/such/file.bin"]).is_err());
+        // The policy player needs a network; the built-in one by default.
+        let p = parse(&["--player", "policy"]).expect("policy");
+        assert_eq!(p.kind, PlayerKind::Policy);
+        assert!(p.check().is_ok());
+        assert_eq!(p.policy_network().name(), "builtin");
+        let e = parse(&["--player", "policy", "--nn", "none"])
+            .expect("parsed")
+            .check()
+            .expect_err("no network");
+        assert!(e.contains("--player policy"), "{e}");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! middle-game positions they start from.
 
 use super::search::Limits;
-use super::{MctsPlayer, PlayerKind, SearchArgs, SearchConfig};
+use super::{MctsPlayer, NnStats, PlayerKind, SearchArgs, SearchConfig};
 use crate::game::Game;
 use crate::player::MoveFilter;
 use crate::playout::policy;
@@ -49,6 +49,12 @@ pub struct SearchBench {
     pub rates: Vec<f64>,
     /// Nodes in the tree after the last repetition.
     pub nodes: usize,
+    /// Seconds the searches took, all repetitions.
+    pub seconds: f64,
+    /// What the network prior cost them (nothing without `--nn`).
+    pub nn: NnStats,
+    /// Whether the searches had a network prior.
+    pub with_nn: bool,
 }
 
 impl SearchBench {
@@ -60,6 +66,42 @@ impl SearchBench {
             0.0
         } else {
             r[r.len() / 2]
+        }
+    }
+
+    /// The network's figures for the benchmark's line, empty without a
+    /// network: evaluations a search, their seconds a search and their
+    /// share of the search's time.
+    pub fn nn_text(&self) -> String {
+        if !self.with_nn {
+            return String::new();
+        }
+        let runs = self.rates.len().max(1) as f64;
+        format!(
+            " nn_evals_per_search={:.1} nn_s_per_search={:.4} search_s={:.4} nn_share={:.1}%",
+            self.nn.evals as f64 / runs,
+            self.nn.seconds / runs,
+            self.seconds / runs,
+            100.0 * self.nn.seconds / self.seconds.max(1e-9)
+        )
+    }
+}
+
+/// Runs `kosumi bench --nn` (without `--search`): the evaluation speed of
+/// a random network of `shape` when given, else of `--nn`'s network (a
+/// random 6x64 for `--nn none`), `--playouts / 20` positions a
+/// measurement.
+pub fn run_nn_bench(
+    args: &SearchArgs,
+    shape: Option<(usize, usize)>,
+    seed: u64,
+) -> std::process::ExitCode {
+    let positions = args.playouts.unwrap_or(BENCH_PLAYOUTS).min(100_000) as usize / 20;
+    match (shape, args.nn.as_ref().and_then(|n| n.net())) {
+        (None, Some(net)) => crate::nn::cli::run_bench_net(net.network(), positions),
+        (shape, _) => {
+            let (b, c) = shape.unwrap_or((6, 64));
+            crate::nn::cli::run_bench(b, c, positions, seed)
         }
     }
 }
@@ -113,8 +155,10 @@ pub fn bench_search(
 /// second.
 pub fn bench_search_config(game: &Game, cfg: SearchConfig, repeat: usize) -> SearchBench {
     let playouts = cfg.max_playouts.unwrap_or(1);
+    let with_nn = cfg.nn.net.as_ref().is_some_and(|n| n.covers(game.size()));
     let mut p = MctsPlayer::new(cfg);
     let mut rates = Vec::new();
+    let mut seconds = 0.0;
     for _ in 0..repeat.max(1) {
         let start = std::time::Instant::now();
         let limits = Limits {
@@ -130,11 +174,16 @@ pub fn bench_search_config(game: &Game, cfg: SearchConfig, repeat: usize) -> Sea
             &MoveFilter::default(),
             None,
         );
-        rates.push(a.playouts as f64 / start.elapsed().as_secs_f64().max(1e-9));
+        let s = start.elapsed().as_secs_f64();
+        seconds += s;
+        rates.push(a.playouts as f64 / s.max(1e-9));
     }
     SearchBench {
         rates,
         nodes: p.tree_nodes(),
+        seconds,
+        nn: p.nn_stats(),
+        with_nn,
     }
 }
 

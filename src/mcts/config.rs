@@ -4,6 +4,7 @@
 //! The command line reaches them through [`super::args::SearchArgs`] and
 //! the knob table of [`super::tune`].
 
+use super::nn_prior::NnPriorConfig;
 use super::prior::{PatternPriorConfig, PriorConfig, PriorSource};
 use super::tree::NODE_BYTES;
 use crate::game::Game;
@@ -57,6 +58,8 @@ pub struct SearchConfig {
     /// atari when a ladder captures it anyway (and the move captures
     /// nothing).
     pub prune_ladders: bool,
+    /// The network's share of the priors (`--nn`; off by default).
+    pub nn: NnPriorConfig,
     /// Prior visits and wins of the pass.
     pub prior_pass: [f32; 2],
     /// Prior visits and wins of the pass under rules that count territory:
@@ -157,6 +160,7 @@ impl Default for SearchConfig {
             prior: PriorConfig::default(),
             pattern_prior: PatternPriorConfig::default(),
             prune_ladders: false,
+            nn: NnPriorConfig::default(),
             prior_pass: [10.0, 1.0],
             prior_pass_territory: [10.0, 5.0],
             playout: PlayoutConfig::default(),

@@ -5,8 +5,13 @@
 //! - [`tree`]: the node arena shared by the search threads (atomics, no
 //!   locks), virtual loss, the selection formula as a pure function, and
 //!   tree reuse ([`tree::Tree::reroot`]).
+//! - [`nn_prior`]: the network as the prior (`--nn`): the loaded network,
+//!   its knobs, the buffers of one evaluation per thread, the mix of its
+//!   shares with the pattern ratings; [`nn_prior::PolicyPlayer`], the
+//!   network's top move without search (`--player policy`).
 //! - [`prior`]: the priors of new nodes, from the hand-written knowledge
-//!   or the learned pattern ratings ([`SearchConfig::prior_source`]).
+//!   or the learned pattern ratings ([`SearchConfig::prior_source`]),
+//!   with the network's share mixed in where the search asks for it.
 //! - [`config`]: [`SearchConfig`], every setting of the search grouped by
 //!   concern, and the dynamic komi ([`search_komi`]).
 //! - [`tune`]: the knob table: `--set KEY=VALUE`, its keys, ranges and
@@ -37,6 +42,7 @@
 pub mod args;
 pub mod bench;
 pub mod config;
+pub mod nn_prior;
 pub mod prior;
 pub mod search;
 pub mod snapshot;
@@ -54,6 +60,7 @@ use crate::rules::Rules;
 pub use args::{PlayerKind, SearchArgs};
 pub use bench::{bench_search, middle_game, SearchBench};
 pub use config::{search_komi, SearchConfig, NON_TREE_BYTES};
+pub use nn_prior::{NnArg, NnNet, PolicyPlayer};
 pub use prior::{PatternPriorConfig, PriorConfig, PriorSource};
 pub use search::Limits;
 use search::{root_children_legal, Search};
@@ -129,6 +136,16 @@ pub struct MctsPlayer {
     total_playouts: u64,
     low_streak: u32,
     last: Option<Analysis>,
+    nn_stats: NnStats,
+}
+
+/// What the network prior cost a player's searches so far.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct NnStats {
+    /// Evaluations made.
+    pub evals: u64,
+    /// Seconds they took (input planes and network), summed over threads.
+    pub seconds: f64,
 }
 
 impl MctsPlayer {
@@ -142,6 +159,7 @@ impl MctsPlayer {
             total_playouts: 0,
             low_streak: 0,
             last: None,
+            nn_stats: NnStats::default(),
         }
     }
 
@@ -157,6 +175,11 @@ impl MctsPlayer {
             self.root = None;
         }
         self.cfg = cfg;
+    }
+
+    /// What the network prior cost this player's searches so far.
+    pub fn nn_stats(&self) -> NnStats {
+        self.nn_stats
     }
 
     /// Nodes in the tree now.
@@ -271,6 +294,9 @@ impl MctsPlayer {
             .cfg
             .seed
             .wrapping_add(self.searches.wrapping_mul(0x632B_E59B_D9B4_E019));
+        if let Some(net) = &self.cfg.nn.net {
+            nn_prior::warn_uncovered(net, game.size());
+        }
         let mut s = Search::new(&self.tree, &self.cfg, game, color, limits, stop, start);
         if !filter.is_empty() {
             s.filter = Some(filter);
@@ -283,6 +309,8 @@ impl MctsPlayer {
             None => s.run(seed, interval, None),
         }
         let a = snapshot(&s);
+        self.nn_stats.evals += s.nn_evals.load(Relaxed);
+        self.nn_stats.seconds += s.nn_nanos.load(Relaxed) as f64 * 1e-9;
         self.total_playouts += a.playouts;
         self.last = Some(a.clone());
         a

@@ -18,7 +18,24 @@
 //! 3-4 point), so a move the patterns dislike still gets a share of the
 //! playouts once RAVE finds it good. This is progressive bias in the form
 //! of virtual experience, as the search already uses for its hand priors.
+//!
+//! ## The network's share (`--nn`)
+//!
+//! With a network ([`super::nn_prior`]), at the nodes it evaluates (the
+//! root, and the nodes that reach `nn_visits` visits), the ratings are
+//! mixed before they become priors: the pattern share of a candidate is
+//! `p_pat = gamma / sum(gamma)` over the candidates, the network's
+//! `p_nn` the softmax of its logits over the same candidates (the legal
+//! points; renormalized, the pass left out), and the mix
+//! `p = (1 - lambda) * p_pat + lambda * p_nn` (`lambda` the knob
+//! `nn_mix`) goes through [`add_rating_priors`] as the gammas do without
+//! a network. The hand
+//! priors stay as the pattern path keeps them ([`PatternPriorConfig::hand`]).
+//! With the hand priors alone (`--priors hand`) there is no pattern share
+//! and `p = p_nn`. At `lambda` 0 the priors equal those without a network,
+//! bit for bit.
 
+use super::nn_prior::NnRequest;
 use crate::board::Board;
 use crate::color::Color;
 use crate::patterns::lean::Scanner;
@@ -258,6 +275,7 @@ pub(crate) struct PriorScratch {
 
 /// Writes the priors of the candidate points `points` (legal, empty) into
 /// `out` (cleared first), one per point in order.
+#[cfg(test)]
 pub(crate) fn priors(
     ctx: &PriorContext,
     points: &[Point],
@@ -265,6 +283,22 @@ pub(crate) fn priors(
     hand: &PriorConfig,
     pat: &PatternPriorConfig,
     scratch: &mut PriorScratch,
+    out: &mut Vec<Prior>,
+) {
+    priors_nn(ctx, points, source, hand, pat, scratch, None, out);
+}
+
+/// [`priors`], with the network's share mixed in when `nn` is given (see
+/// the module docs).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn priors_nn(
+    ctx: &PriorContext,
+    points: &[Point],
+    source: PriorSource,
+    hand: &PriorConfig,
+    pat: &PatternPriorConfig,
+    scratch: &mut PriorScratch,
+    nn: Option<&mut NnRequest>,
     out: &mut Vec<Prior>,
 ) {
     out.clear();
@@ -279,8 +313,20 @@ pub(crate) fn priors(
             }
         });
     }
-    if source == PriorSource::Patterns && !points.is_empty() {
-        add_pattern_priors(ctx, points, pat, PatternTable::builtin(), scratch, out);
+    if points.is_empty() {
+        return;
+    }
+    match (source, nn) {
+        (PriorSource::Patterns, nn) => {
+            add_pattern_priors(ctx, points, pat, PatternTable::builtin(), scratch, nn, out);
+        }
+        (PriorSource::Hand, Some(nn)) => {
+            let shares = &mut scratch.strengths;
+            shares.clear();
+            nn.mix_into(ctx.board, ctx.to_move, points, shares);
+            add_rating_priors(shares, pat, out);
+        }
+        (PriorSource::Hand, None) => {}
     }
 }
 
@@ -291,6 +337,7 @@ fn add_pattern_priors(
     pat: &PatternPriorConfig,
     table: &PatternTable,
     scratch: &mut PriorScratch,
+    nn: Option<&mut NnRequest>,
     out: &mut [Prior],
 ) {
     let pos = Position {
@@ -303,6 +350,9 @@ fn add_pattern_priors(
     // bits (the lean scanner's test checks it).
     let strengths = &mut scratch.strengths;
     scratch.scanner.strengths(&pos, points, table, strengths);
+    if let Some(nn) = nn {
+        nn.mix_into(ctx.board, ctx.to_move, points, strengths);
+    }
     add_rating_priors(strengths, pat, out);
 }
 

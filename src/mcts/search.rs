@@ -9,7 +9,8 @@
 //! collision could only hide a move below the root, never allow an illegal
 //! one at the root. Playouts use the simple-ko rule only.
 
-use super::prior::{priors, Prior, PriorContext, PriorScratch};
+use super::nn_prior::{NnRequest, NnScratch};
+use super::prior::{priors_nn, Prior, PriorContext, PriorScratch};
 use super::time::TimeBudget;
 use super::tree::{
     decode_move, encode_move, rave_value, Tree, EXPANDED, EXPANDING, FULL, LEAF, PASS,
@@ -18,6 +19,8 @@ use super::SearchConfig;
 use crate::board::Board;
 use crate::color::Color;
 use crate::game::Game;
+use crate::nn::planes::HISTORY;
+use crate::nn::Network;
 use crate::player::MoveFilter;
 use crate::playout::policy::playout;
 use crate::point::{Move, Point, ARRAY_LEN};
@@ -76,6 +79,13 @@ pub(crate) struct Search<'a> {
     /// (`None`, the default, skips nothing). The tree keeps every legal
     /// child, so a later search without the filter reuses it whole.
     pub filter: Option<&'a MoveFilter>,
+    /// The network of the prior, when the configuration has one that
+    /// covers the board's size.
+    nn: Option<&'a Network>,
+    /// Network evaluations made (counted when a thread ends).
+    pub nn_evals: AtomicU64,
+    /// Nanoseconds they took.
+    pub nn_nanos: AtomicU64,
     /// With rules that count territory, the shift from area to territory
     /// at the root ([`territory_shift`]); each stone the descent adds moves
     /// it by one more. See [`Search::iterate`].
@@ -111,6 +121,8 @@ pub(crate) struct ExpandScratch {
     moves: Vec<(u16, f32, f32)>,
     prior: PriorScratch,
     ladder_pool: Vec<Box<Board>>,
+    /// The network's buffers, made on the thread's first evaluation.
+    nn: Option<NnScratch>,
 }
 
 impl<'a> Search<'a> {
@@ -152,6 +164,14 @@ impl<'a> Search<'a> {
             stop,
             komi: super::search_komi(cfg, game),
             filter: None,
+            nn: cfg
+                .nn
+                .net
+                .as_ref()
+                .filter(|n| n.covers(game.size()))
+                .map(|n| n.network()),
+            nn_evals: AtomicU64::new(0),
+            nn_nanos: AtomicU64::new(0),
             root_shift: (game.rules().scoring == Scoring::Territory)
                 .then(|| territory_shift(game.board())),
             history,
@@ -199,6 +219,22 @@ impl<'a> Search<'a> {
             expand: ExpandScratch::default(),
             board: self.game.board().clone(),
         };
+        // A root kept from the last search was expanded without the
+        // network, or as a node deeper down: its priors are made again.
+        if id == 0 && self.nn.is_some() && self.tree.root().state.load(Acquire) == EXPANDED {
+            w.board.clone_from(self.game.board());
+            w.path.clear();
+            w.path.push(0);
+            self.reprior(
+                0,
+                &w.board,
+                self.color,
+                self.last,
+                self.last2,
+                &w.path,
+                &mut w.expand,
+            );
+        }
         let mut iterations = 0u64;
         loop {
             if self.done.load(Relaxed) {
@@ -222,6 +258,10 @@ impl<'a> Search<'a> {
                 self.done.store(true, Release);
                 break;
             }
+        }
+        if let Some(nn) = &w.expand.nn {
+            self.nn_evals.fetch_add(nn.evals, Relaxed);
+            self.nn_nanos.fetch_add(nn.nanos, Relaxed);
         }
     }
 
@@ -350,7 +390,8 @@ impl<'a> Search<'a> {
         w.path.push(0);
         w.keys.clear();
         w.first_play.fill(0);
-        tree.root().visits.fetch_add(1, Relaxed);
+        // The visits of the current node with this descent's.
+        let mut arrived = tree.root().visits.fetch_add(1, Relaxed) + 1;
         let (mut last, mut last2) = (self.last, self.last2);
         let mut passes = self.root_passes;
         let mut shift = self.root_shift;
@@ -358,20 +399,41 @@ impl<'a> Search<'a> {
         loop {
             let depth = w.path.len() - 1;
             let n = tree.node(node);
+            let threshold = self.expand_threshold(depth);
+            let visits = n.visits();
             if n.state.load(Acquire) == LEAF
-                && n.visits() >= self.expand_threshold(depth)
+                && visits >= threshold
                 && n.state
                     .compare_exchange(LEAF, EXPANDING, Acquire, Relaxed)
                     .is_ok()
             {
-                let ok = self.expand(node, b, c, depth, last, last2, &w.keys, &mut w.expand);
+                let nn = self.nn.is_some() && (depth == 0 || visits >= self.cfg.nn.visits);
+                let ok = self.expand(
+                    node,
+                    b,
+                    c,
+                    depth,
+                    last,
+                    last2,
+                    &w.keys,
+                    &w.path,
+                    nn,
+                    &mut w.expand,
+                );
                 n.state.store(if ok { EXPANDED } else { FULL }, Release);
+            } else if self.nn.is_some()
+                && depth > 0
+                && arrived == self.cfg.nn.visits
+                && self.cfg.nn.visits > threshold
+                && n.state.load(Acquire) == EXPANDED
+            {
+                self.reprior(node, b, c, last, last2, &w.path, &mut w.expand);
             }
             let Some(child) = self.select(node, depth, c) else {
                 break;
             };
             let cn = tree.node(child);
-            cn.visits.fetch_add(1, Relaxed);
+            arrived = cn.visits.fetch_add(1, Relaxed) + 1;
             w.path.push(child);
             match cn.mv() {
                 Move::Pass => {
@@ -496,6 +558,8 @@ impl<'a> Search<'a> {
         last: Option<Point>,
         last2: Option<Point>,
         path_keys: &[u64],
+        path: &[u32],
+        nn: bool,
         scratch: &mut ExpandScratch,
     ) -> bool {
         let rules = self.game.rules();
@@ -529,16 +593,9 @@ impl<'a> Search<'a> {
             last,
             last2,
         };
-        let pr = &mut scratch.priors;
-        priors(
-            &ctx,
-            points,
-            self.cfg.prior_source,
-            &self.cfg.prior,
-            &self.cfg.pattern_prior,
-            &mut scratch.prior,
-            pr,
-        );
+        self.node_priors(&ctx, path, nn, scratch);
+        let pr = &scratch.priors;
+        let points = &scratch.points;
         let moves = &mut scratch.moves;
         moves.clear();
         for (p, x) in points.iter().zip(pr.iter()) {
@@ -558,6 +615,85 @@ impl<'a> Search<'a> {
         n.first_child.store(first, Relaxed);
         n.n_children.store(moves.len() as u16, Relaxed);
         true
+    }
+
+    /// The priors of `scratch.points` in `ctx` into `scratch.priors`, the
+    /// network's share mixed in when `nn` (the moves of `path`, the
+    /// descent from the root to the node, are its history).
+    fn node_priors(&self, ctx: &PriorContext, path: &[u32], nn: bool, scratch: &mut ExpandScratch) {
+        let net = self.nn.filter(|_| nn);
+        let mut req = net.map(|net| {
+            let size = ctx.board.size();
+            if scratch.nn.as_ref().is_some_and(|s| s.size() != size) {
+                scratch.nn = None;
+            }
+            let s = scratch.nn.get_or_insert_with(|| NnScratch::new(net, size));
+            self.history(path, &mut s.history);
+            NnRequest {
+                net,
+                scratch: s,
+                mix: self.cfg.nn.mix,
+            }
+        });
+        priors_nn(
+            ctx,
+            &scratch.points,
+            self.cfg.prior_source,
+            &self.cfg.prior,
+            &self.cfg.pattern_prior,
+            &mut scratch.prior,
+            req.as_mut(),
+            &mut scratch.priors,
+        );
+    }
+
+    /// The last moves before the node at the end of `path` (the game's,
+    /// then the descent's), oldest first, into `out`.
+    fn history(&self, path: &[u32], out: &mut Vec<Move>) {
+        out.clear();
+        let descent = path.len().saturating_sub(1);
+        let moves = self.game.moves();
+        let from_game = HISTORY.saturating_sub(descent).min(moves.len());
+        out.extend(moves[moves.len() - from_game..].iter().map(|m| m.mv));
+        let skip = descent.saturating_sub(HISTORY);
+        out.extend(path[1 + skip..].iter().map(|&ni| self.tree.node(ni).mv()));
+    }
+
+    /// Computes the priors of the children of the expanded node `ni`
+    /// (position `b`, `c` to move, reached by `path`) again with the
+    /// network's share, and stores them; the pass keeps its prior.
+    #[allow(clippy::too_many_arguments)]
+    fn reprior(
+        &self,
+        ni: u32,
+        b: &Board,
+        c: Color,
+        last: Option<Point>,
+        last2: Option<Point>,
+        path: &[u32],
+        scratch: &mut ExpandScratch,
+    ) {
+        scratch.points.clear();
+        for (_, n) in self.tree.child_nodes(ni) {
+            if let Move::Play(p) = n.mv() {
+                scratch.points.push(p);
+            }
+        }
+        let ctx = PriorContext {
+            board: b,
+            to_move: c,
+            last,
+            last2,
+        };
+        self.node_priors(&ctx, path, true, scratch);
+        let mut pr = scratch.priors.iter();
+        for (_, n) in self.tree.child_nodes(ni) {
+            if n.mv() != Move::Pass {
+                if let Some(x) = pr.next() {
+                    n.set_prior(x.visits, x.wins);
+                }
+            }
+        }
     }
 
     /// The summed playout statistics of all threads.
@@ -684,6 +820,8 @@ mod tests {
             None,
             None,
             &[k1, k2],
+            &[0],
+            false,
             &mut ExpandScratch::default()
         ));
         tree.root().state.store(EXPANDED, Release);
@@ -718,6 +856,8 @@ mod tests {
             None,
             None,
             &[],
+            &[0],
+            false,
             &mut ExpandScratch::default()
         ));
         tree.root().state.store(EXPANDED, Release);

@@ -194,6 +194,13 @@ impl Node {
         self.state.store(d.state, Release);
     }
 
+    /// Replaces the prior (another thread may read the old visits with
+    /// the new wins meanwhile: a passing blur of one node's value).
+    pub(crate) fn set_prior(&self, prior_visits: f32, prior_wins: f32) {
+        self.prior_visits.store(prior_visits.to_bits(), Relaxed);
+        self.prior_wins.store(prior_wins.to_bits(), Relaxed);
+    }
+
     /// Resets the node for `mv` with the given prior.
     pub(crate) fn init(&self, mv: u16, prior_visits: f32, prior_wins: f32) {
         self.restore(&NodeData {

@@ -176,6 +176,20 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Flag(c.pattern_prior.hand),
     },
     Knob {
+        key: "nn_mix",
+        help: "with --nn: the network's share of the mixed prior (0: the patterns alone)",
+        range: Range::Number(0.0, 1.0),
+        apply: |c, v| c.nn.mix = number(v),
+        get: |c| Value::Number(c.nn.mix),
+    },
+    Knob {
+        key: "nn_visits",
+        help: "with --nn: visits at which a node below the root gets the network's prior",
+        range: Range::Whole(1, 1_000_000),
+        apply: |c, v| c.nn.visits = whole(v),
+        get: |c| Value::Whole(c.nn.visits),
+    },
+    Knob {
         key: "prior_even",
         help: "hand priors: virtual visits of every move, half of them wins",
         range: Range::Number(0.0, 1e6),
@@ -345,7 +359,14 @@ mod tests {
             (Range::YesNo, Value::Flag(b)) => Value::Flag(!b),
             (Range::Whole(lo, hi), Value::Whole(n)) => Value::Whole(if n == hi { lo } else { hi }),
             (Range::Number(lo, hi), Value::Number(x)) => {
-                Value::Number(if x == hi { lo } else { (lo + hi) / 2.0 })
+                let mid = (lo + hi) / 2.0;
+                Value::Number(if x == hi {
+                    lo
+                } else if x == mid {
+                    hi
+                } else {
+                    mid
+                })
             }
             _ => panic!("{v:?} does not belong to {range:?}"),
         }

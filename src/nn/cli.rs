@@ -190,11 +190,16 @@ pub fn run_bench(blocks: usize, channels: usize, positions: usize, seed: u64) ->
         channels,
         value_hidden: 0,
     };
-    let net = Network::random(shape, seed);
+    run_bench_net(&Network::random(shape, seed), positions)
+}
+
+/// Runs `kosumi bench --nn` on `net`: 9x9 and 19x19, batches of 1 and 8,
+/// about `positions` positions each; one line a measurement.
+pub fn run_bench_net(net: &Network, positions: usize) -> ExitCode {
     for size in [9, 19] {
         for batch in [1, 8] {
-            let r = bench(&net, size, batch, positions);
-            println!("{}", r.line(&shape));
+            let r = bench(net, size, batch, positions);
+            println!("{}", r.line(&net.shape));
         }
     }
     ExitCode::SUCCESS

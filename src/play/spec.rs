@@ -3,6 +3,7 @@
 //! A [`SearchArgs`] names a player and its settings; [`make_player`] builds
 //! it with a seed; [`mix_seed`] derives per-game and per-colour seeds.
 
+use crate::mcts::nn_prior::PolicyPlayer;
 use crate::mcts::{MctsPlayer, PlayerKind, SearchArgs};
 use crate::player::{Player, RandomPlayer};
 
@@ -22,8 +23,8 @@ pub fn describe_player(spec: &SearchArgs) -> String {
     spec.describe(game_threads(spec))
 }
 
-/// Builds our player for `spec`, seeded with `seed`. The random player
-/// ignores the search settings. The search player thinks `spec.time`
+/// Builds our player for `spec`, seeded with `seed`. The random and the
+/// policy players ignore the search settings. The search player thinks `spec.time`
 /// seconds or `spec.playouts` playouts a move (its default time when
 /// neither is given), with [`game_threads`] threads; with one thread and
 /// a playout limit it is deterministic.
@@ -31,6 +32,7 @@ pub fn make_player(spec: &SearchArgs, seed: u64) -> Box<dyn Player> {
     match spec.kind {
         PlayerKind::Random => Box::new(RandomPlayer::new(seed)),
         PlayerKind::Search => Box::new(MctsPlayer::new(spec.search_config(seed, GAME_THREADS))),
+        PlayerKind::Policy => Box::new(PolicyPlayer::new(spec.policy_network())),
     }
 }
 

@@ -1,0 +1,201 @@
+//! The network on the command line: `--nn builtin|FILE|none` and its
+//! errors, a board size the network does not cover, `--player policy`,
+//! and `--nn none` leaving self-play's records as they were.
+
+mod selfplay_support;
+
+use kosumi::nn::{Network, Shape};
+use selfplay_support::{files, scratch};
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn kosumi() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_kosumi"))
+}
+
+/// Runs `kosumi ARGS` with `input` on stdin.
+fn run(args: &[&str], input: &str) -> Output {
+    let mut child = kosumi()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kosumi starts");
+    // A command refused at its arguments ends before it reads.
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes());
+    child.wait_with_output().expect("kosumi ends")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A network of no blocks and one channel whose policy prefers the top
+/// left point by 20 logits: the channel is `relu(1 - [left, above and
+/// above-left points on the board])`, 1 at the top left corner alone. Its
+/// header names 9x9.
+fn corner_net() -> Network {
+    let shape = Shape {
+        planes: 24,
+        blocks: 0,
+        channels: 1,
+        value_hidden: 0,
+    };
+    let mut w = vec![0.0f32; 24 * 9];
+    for k in [0, 1, 3] {
+        w[22 * 9 + k] = -1.0;
+    }
+    w.extend([1.0, 1.0, 0.0, 0.0, 0.0, 20.0, 0.0, 0.0, 0.0, -50.0]);
+    let header = "kosumi nn weights\ndata: test: 1 positions of 9x9, 24 planes\n";
+    Network::from_weights(header.to_string(), shape, &w).expect("corner net")
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).expect("written");
+    p.to_string_lossy().into_owned()
+}
+
+#[test]
+fn bad_networks_are_command_line_errors() {
+    let dir = scratch("nn-cli-bad");
+    let garbage = write(&dir, "garbage.bin", b"not a network at all");
+    let mut short = corner_net().to_bytes();
+    short.truncate(short.len() - 8);
+    let short = write(&dir, "short.bin", &short);
+    let planes = Network::random(
+        Shape {
+            planes: 5,
+            blocks: 0,
+            channels: 2,
+            value_hidden: 0,
+        },
+        1,
+    );
+    let planes = write(&dir, "planes.bin", &planes.to_bytes());
+    let missing = dir.join("missing.bin").to_string_lossy().into_owned();
+    for (file, why) in [
+        (&garbage, "magic"),
+        (&short, ""),
+        (&planes, "5 input planes"),
+        (&missing, ""),
+    ] {
+        for cmd in ["gtp", "selfplay", "match", "bench", "analysis", "analyze"] {
+            let out = run(&[cmd, "--nn", file], "quit\n");
+            let err = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{cmd} {file}: {err}");
+            assert!(err.contains("--nn") && err.contains(file.as_str()), "{err}");
+            assert!(err.contains(why), "{err}");
+            assert!(!err.contains("panicked"), "{err}");
+        }
+    }
+    let out = run(&["gtp", "--player", "policy", "--nn", "none"], "quit\n");
+    assert_ne!(out.status.code(), Some(0));
+    assert!(text(&out.stderr).contains("--player policy"));
+    // Unknown players name the policy player.
+    let out = run(&["gtp", "--player", "net"], "quit\n");
+    assert!(text(&out.stderr).contains("policy"));
+}
+
+#[test]
+fn the_policy_player_plays_the_networks_top_move() {
+    let dir = scratch("nn-cli-policy");
+    let net = write(&dir, "corner.bin", &corner_net().to_bytes());
+    let out = run(
+        &["gtp", "--player", "policy", "--nn", &net, "--size", "9"],
+        "genmove b\nplay w A8\ngenmove b\nquit\n",
+    );
+    let answers = text(&out.stdout);
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    // A9 first; then the corner's left and above neighbours... none: A9
+    // is taken, and every other point scores alike, so the first legal
+    // point in order (B9).
+    let moves: Vec<&str> = answers
+        .lines()
+        .filter_map(|l| l.strip_prefix("= "))
+        .filter(|m| !m.is_empty())
+        .collect();
+    assert_eq!(moves, ["A9", "B9"], "{answers}");
+    assert!(!err.contains("warning"), "{err}");
+    // On 19x19 the corner net (trained on 9x9, its header says) still
+    // plays, after one warning.
+    let out = run(
+        &["gtp", "--player", "policy", "--nn", &net],
+        "genmove b\ngenmove w\nquit\n",
+    );
+    let err = text(&out.stderr);
+    assert!(text(&out.stdout).contains("= A19"), "{}", text(&out.stdout));
+    assert_eq!(err.matches("warning").count(), 1, "{err}");
+}
+
+/// Self-play of one 9x9 game with fixed playouts and `extra` options: the
+/// records and stderr.
+fn selfplay(name: &str, extra: &[&str]) -> (Vec<(String, Vec<u8>)>, String) {
+    let dir = scratch(name);
+    let out = kosumi()
+        .args([
+            "selfplay",
+            "--games",
+            "1",
+            "--size",
+            "9",
+            "--playouts",
+            "150",
+            "--seed",
+            "4",
+            "--out",
+        ])
+        .arg(&dir)
+        .args(extra)
+        .output()
+        .expect("selfplay runs");
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    (files(&dir, ".sgf"), err)
+}
+
+#[test]
+fn no_network_and_an_uncovered_size_search_as_before() {
+    let (plain, err) = selfplay("nn-cli-plain", &[]);
+    assert_eq!(plain.len(), 1);
+    assert!(!err.contains("warning"), "{err}");
+    let (none, _) = selfplay("nn-cli-none", &["--nn", "none"]);
+    assert_eq!(plain, none, "--nn none changes nothing");
+    // The built-in network covers 19x19 only: one warning, and the game
+    // is the same as without it, but for the player's name in the record.
+    let (builtin, err) = selfplay("nn-cli-builtin", &["--nn", "builtin"]);
+    assert_eq!(err.matches("warning").count(), 1, "{err}");
+    assert!(err.contains("19x19") && err.contains("9x9"), "{err}");
+    let unnamed = |b: &[u8]| {
+        text(b)
+            .replace(" nn=builtin", "")
+            .replace(",nn=builtin", "")
+    };
+    assert_eq!(unnamed(&builtin[0].1), unnamed(&plain[0].1));
+    assert!(text(&builtin[0].1).contains("nn=builtin"));
+}
+
+#[test]
+fn a_network_that_covers_the_size_changes_the_game() {
+    let dir = scratch("nn-cli-net");
+    let net = write(&dir, "corner.bin", &corner_net().to_bytes());
+    let (plain, _) = selfplay("nn-cli-net-plain", &[]);
+    let (with, err) = selfplay("nn-cli-net-with", &["--nn", &net, "--set", "nn_mix=1"]);
+    assert!(!err.contains("warning"), "{err}");
+    let moves = |b: &[u8]| {
+        text(b)
+            .split(';')
+            .map(|m| m.chars().take(5).collect::<String>())
+            .filter(|m| m.starts_with("B[") || m.starts_with("W["))
+            .collect::<Vec<_>>()
+    };
+    assert!(moves(&plain[0].1).len() > 10);
+    assert_ne!(moves(&plain[0].1), moves(&with[0].1));
+}
