@@ -76,17 +76,9 @@ pub struct AnalysisArgs {
     /// Random seed of the searches (every position starts from it).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The network as the search's prior: `builtin` (also `--nn` alone),
-    /// a weights file, or `none` (the default); see docs/nn.md.
-    #[arg(
-        long,
-        value_name = "builtin|FILE|none",
-        value_parser = crate::mcts::nn_prior::parse_nn,
-        num_args = 0..=1,
-        default_value = "none",
-        default_missing_value = "builtin"
-    )]
-    pub nn: crate::mcts::NnArg,
+    /// The network as the search's prior (`--nn`).
+    #[command(flatten)]
+    pub nn: crate::mcts::NnOption,
 }
 
 /// Runs `kosumi analysis` on stdin and stdout until the end of input.
@@ -96,10 +88,7 @@ pub fn run(args: &AnalysisArgs, version: Version) {
             threads: args.threads,
             seed: args.seed,
             no_resign: true,
-            nn: crate::mcts::nn_prior::NnPriorConfig {
-                net: args.nn.net().cloned(),
-                ..Default::default()
-            },
+            nn: args.nn.config(),
             ..SearchConfig::default()
         },
         visits: args.visits,

@@ -470,3 +470,31 @@ mod tests {
             .is_ok());
     }
 }
+
+/// The `--nn` option of the commands that search without [`SearchArgs`]
+/// (`analysis`, `analyze`): the network as the search's prior, with the
+/// knobs' defaults.
+#[derive(clap::Args, Clone, Debug)]
+pub struct NnOption {
+    /// The network as the search's prior: `builtin` (also `--nn` alone),
+    /// a weights file, or `none` (the default); see docs/nn.md.
+    #[arg(
+        long,
+        value_name = "builtin|FILE|none",
+        value_parser = parse_nn,
+        num_args = 0..=1,
+        default_value = "none",
+        default_missing_value = "builtin"
+    )]
+    pub nn: NnArg,
+}
+
+impl NnOption {
+    /// The network prior's settings: this network, the default knobs.
+    pub fn config(&self) -> super::nn_prior::NnPriorConfig {
+        super::nn_prior::NnPriorConfig {
+            net: self.nn.net().cloned(),
+            ..Default::default()
+        }
+    }
+}

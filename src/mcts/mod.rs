@@ -57,7 +57,7 @@ use crate::game::{Game, PlayedMove};
 use crate::player::{Decision, GenmoveRequest, MoveFilter, Player};
 use crate::point::Move;
 use crate::rules::Rules;
-pub use args::{PlayerKind, SearchArgs};
+pub use args::{NnOption, PlayerKind, SearchArgs};
 pub use bench::{bench_search, middle_game, SearchBench};
 pub use config::{search_komi, SearchConfig, NON_TREE_BYTES};
 pub use nn_prior::{NnArg, NnNet, PolicyPlayer};

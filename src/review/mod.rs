@@ -73,17 +73,9 @@ pub struct AnalyzeArgs {
     /// Random seed of the searches.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The network as the search's prior: `builtin` (also `--nn` alone),
-    /// a weights file, or `none` (the default); see docs/nn.md.
-    #[arg(
-        long,
-        value_name = "builtin|FILE|none",
-        value_parser = crate::mcts::nn_prior::parse_nn,
-        num_args = 0..=1,
-        default_value = "none",
-        default_missing_value = "builtin"
-    )]
-    pub nn: crate::mcts::NnArg,
+    /// The network as the search's prior (`--nn`).
+    #[command(flatten)]
+    pub nn: crate::mcts::NnOption,
     /// Review under these rules instead of each record's RU.
     #[arg(long, value_parser = |s: &str| s.parse::<crate::rules::Rules>().map_err(|e| e.to_string()))]
     pub rules: Option<crate::rules::Rules>,
@@ -295,10 +287,7 @@ pub fn review_file(path: &Path, run: &Run<'_>) -> Result<FileReview, String> {
             threads: args.threads,
             seed: args.seed,
             no_resign: true,
-            nn: crate::mcts::nn_prior::NnPriorConfig {
-                net: args.nn.net().cloned(),
-                ..Default::default()
-            },
+            nn: args.nn.config(),
             ..SearchConfig::default()
         },
         visits: args.visits.or(if args.time.is_some() {
