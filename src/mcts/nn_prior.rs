@@ -19,7 +19,7 @@ use crate::board::Board;
 use crate::color::Color;
 use crate::game::Game;
 use crate::nn::eval::wants_pattern_plane;
-use crate::nn::planes::{planes, point_index, NnPosition, BASE_PLANES};
+use crate::nn::planes::{planes, point_index, NnPosition, PlaneScratch, BASE_PLANES};
 use crate::nn::{Evaluator, Network};
 use crate::patterns::PatternTable;
 use crate::player::{sensible_moves, Decision, GenmoveRequest, Player};
@@ -214,7 +214,7 @@ pub(crate) struct NnScratch {
     ev: Evaluator,
     input: Vec<f32>,
     logits: Vec<f32>,
-    bytes: Vec<u8>,
+    planes: PlaneScratch,
     probs: Vec<f64>,
     /// The moves that led to the position, oldest first (only the last
     /// few are read), filled by the caller.
@@ -233,7 +233,7 @@ impl NnScratch {
             ev: Evaluator::new(net, size, 1),
             input: vec![0.0; net.shape.planes.max(BASE_PLANES + 1) * area],
             logits: vec![0.0; area + 1],
-            bytes: Vec::with_capacity(area),
+            planes: PlaneScratch::default(),
             probs: Vec::with_capacity(area),
             history: Vec::with_capacity(16),
             evals: 0,
@@ -257,7 +257,7 @@ impl NnScratch {
             history: &self.history,
         };
         let table = wants_pattern_plane(net).then(PatternTable::builtin);
-        planes(&pos, table, &mut self.bytes, &mut self.input);
+        planes(&pos, table, &mut self.planes, &mut self.input);
         self.ev
             .evaluate(net, &self.input, 1, &mut self.logits, None);
         self.evals += 1;

@@ -10,7 +10,7 @@
 
 use super::export::Split;
 use super::net::{Evaluator, Network};
-use super::planes::{planes, point_index, NnPosition, BASE_PLANES};
+use super::planes::{planes, point_index, NnPosition, PlaneScratch, BASE_PLANES};
 use super::NnError;
 use crate::patterns::{candidate_points, load_all, sgf_files, top_k_share, PatternTable, Record};
 use crate::point::Move;
@@ -64,7 +64,7 @@ pub fn evaluate(
     let mut evaluators: BTreeMap<usize, Evaluator> = BTreeMap::new();
     let mut input = Vec::new();
     let mut logits = Vec::new();
-    let mut scratch = Vec::new();
+    let mut scratch = PlaneScratch::default();
     let mut cand: Vec<(usize, f32)> = Vec::new();
     for r in records {
         let n = r.size();

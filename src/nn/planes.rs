@@ -13,7 +13,7 @@
 //! | 3..=6 | a stone of the side to move whose chain has 1, 2, 3, 4+ liberties |
 //! | 7..=10 | an opponent stone whose chain has 1, 2, 3, 4+ liberties |
 //! | 11..=14 | a legal move of the side to move (empty, not the simple-ko recapture, not suicide) that leaves its chain 1, 2, 3, 4+ liberties ([`Board::liberties_after`]: a lower bound when the move captures) |
-//! | 15 | a stone of the side to move in a chain in atari that a ladder captures ([`ladder_captured`]) |
+//! | 15 | a stone of the side to move in a chain in atari that a ladder captures ([`captured`]) |
 //! | 16 | an opponent stone in a chain in atari that a ladder would capture if the opponent extended it |
 //! | 17..=20 | the previous move, the one before, and so on back four moves (a pass or no move: the plane is 0) |
 //! | 21 | the simple-ko point the side to move may not take back |
@@ -31,7 +31,7 @@
 use crate::board::Board;
 use crate::color::Color;
 use crate::patterns::features::{candidate_points, extract, Position};
-use crate::patterns::ladder::{ladder_captured, LADDER_BUDGET};
+use crate::patterns::ladder::{captured, LADDER_BUDGET};
 use crate::patterns::PatternTable;
 use crate::point::{Move, Point};
 
@@ -70,6 +70,25 @@ pub fn point_index(p: Point, size: usize) -> usize {
 /// # Panics
 /// If `out` is too short.
 pub fn base_planes(pos: &NnPosition, out: &mut [f32]) {
+    base_planes_in(pos, out, &mut PlaneScratch::default());
+}
+
+/// The buffers of [`planes`], kept from one position to the next so that
+/// an evaluation allocates nothing once they have grown.
+#[derive(Default)]
+pub struct PlaneScratch {
+    /// The pattern plane's bytes.
+    bytes: Vec<u8>,
+    /// Ladder verdicts per chain root.
+    ladder: Vec<(Point, bool)>,
+    /// Boards of the ladder reader.
+    pool: Vec<Box<Board>>,
+    /// The candidates' pattern strengths.
+    strengths: Vec<(usize, f64)>,
+}
+
+/// [`base_planes`] with the buffers of `scratch`.
+fn base_planes_in(pos: &NnPosition, out: &mut [f32], scratch: &mut PlaneScratch) {
     let b = pos.board;
     let n = b.size();
     let area = n * n;
@@ -78,7 +97,8 @@ pub fn base_planes(pos: &NnPosition, out: &mut [f32]) {
     let me = pos.to_move;
     let mut set = |plane: usize, i: usize| out[plane * area + i] = 1.0;
     // Ladder verdicts per chain root, read once.
-    let mut ladder: Vec<(Point, bool)> = Vec::new();
+    let ladder = &mut scratch.ladder;
+    ladder.clear();
     for p in b.points() {
         let i = point_index(p, n);
         set(22, i);
@@ -97,7 +117,7 @@ pub fn base_planes(pos: &NnPosition, out: &mut [f32]) {
                         Some(&(_, v)) => v,
                         None => {
                             let mut budget = LADDER_BUDGET;
-                            let v = ladder_captured(b, p, &mut budget);
+                            let v = captured(b, p, &mut budget, &mut scratch.pool);
                             ladder.push((r, v));
                             v
                         }
@@ -136,6 +156,16 @@ pub fn base_planes(pos: &NnPosition, out: &mut [f32]) {
 /// # Panics
 /// If `out` is shorter than the board's area.
 pub fn pattern_bytes(pos: &NnPosition, table: &PatternTable, out: &mut [u8]) {
+    pattern_bytes_in(pos, table, out, &mut Vec::new());
+}
+
+/// [`pattern_bytes`] with a buffer for the candidates' strengths.
+fn pattern_bytes_in(
+    pos: &NnPosition,
+    table: &PatternTable,
+    out: &mut [u8],
+    strengths: &mut Vec<(usize, f64)>,
+) {
     let b = pos.board;
     let n = b.size();
     out[..n * n].fill(0);
@@ -146,14 +176,14 @@ pub fn pattern_bytes(pos: &NnPosition, table: &PatternTable, out: &mut [u8]) {
         last: h.last().copied(),
         last2: h.len().checked_sub(2).map(|i| h[i]),
     };
-    let mut strengths: Vec<(usize, f64)> = Vec::new();
+    strengths.clear();
     let mut total = table.strength(&extract(&fp, Move::Pass));
     for p in candidate_points(b, pos.to_move) {
         let s = table.strength(&extract(&fp, Move::Play(p)));
         total += s;
         strengths.push((point_index(p, n), s));
     }
-    for (i, s) in strengths {
+    for &(i, s) in strengths.iter() {
         let lp = (s / total).ln().max(-16.0);
         let q = (255.0 * (1.0 + lp / 16.0)).round().clamp(0.0, 255.0);
         out[i] = q as u8;
@@ -162,23 +192,23 @@ pub fn pattern_bytes(pos: &NnPosition, table: &PatternTable, out: &mut [u8]) {
 
 /// All planes of `pos` as the network reads them: [`base_planes`], then
 /// the pattern plane (bytes over 255) when `table` is given. `scratch`
-/// holds the bytes (any length; resized once).
+/// holds the buffers (grown once, then reused).
 ///
 /// # Panics
 /// If `out` is shorter than the planes.
 pub fn planes(
     pos: &NnPosition,
     table: Option<&PatternTable>,
-    scratch: &mut Vec<u8>,
+    scratch: &mut PlaneScratch,
     out: &mut [f32],
 ) {
-    base_planes(pos, out);
+    base_planes_in(pos, out, scratch);
     if let Some(t) = table {
         let area = pos.board.size() * pos.board.size();
-        scratch.resize(area, 0);
-        pattern_bytes(pos, t, scratch);
+        scratch.bytes.resize(area, 0);
+        pattern_bytes_in(pos, t, &mut scratch.bytes, &mut scratch.strengths);
         let plane = &mut out[BASE_PLANES * area..(BASE_PLANES + 1) * area];
-        for (o, &q) in plane.iter_mut().zip(scratch.iter()) {
+        for (o, &q) in plane.iter_mut().zip(scratch.bytes.iter()) {
             *o = f32::from(q) / 255.0;
         }
     }
