@@ -159,7 +159,7 @@ impl Default for SearchConfig {
             prior_source: PriorSource::Patterns,
             prior: PriorConfig::default(),
             pattern_prior: PatternPriorConfig::default(),
-            prune_ladders: false,
+            prune_ladders: true,
             nn: NnPriorConfig::default(),
             prior_pass: [10.0, 1.0],
             prior_pass_territory: [10.0, 5.0],
