@@ -1,14 +1,11 @@
 //! Benchmarks of the search (`kosumi bench --search`) and the seeded
 //! middle-game positions they start from.
 
-use super::search::Limits;
 use super::{MctsPlayer, NnStats, PlayerKind, SearchArgs, SearchConfig};
 use crate::game::Game;
-use crate::player::MoveFilter;
 use crate::playout::policy;
 use crate::point::Move;
 use crate::rules::Rules;
-use std::time::Duration;
 
 /// A middle-game position for benchmarks: `fill` of the board's points
 /// played by the playout policy from the empty board (seeded, so always the
@@ -161,19 +158,7 @@ pub fn bench_search_config(game: &Game, cfg: SearchConfig, repeat: usize) -> Sea
     let mut seconds = 0.0;
     for _ in 0..repeat.max(1) {
         let start = std::time::Instant::now();
-        let limits = Limits {
-            playouts: Some(playouts),
-            time: None,
-        };
-        let a = p.search(
-            game,
-            game.to_move(),
-            limits,
-            None,
-            Duration::from_millis(100),
-            &MoveFilter::default(),
-            None,
-        );
+        let a = p.search_playouts(game, playouts);
         let s = start.elapsed().as_secs_f64();
         seconds += s;
         rates.push(a.playouts as f64 / s.max(1e-9));

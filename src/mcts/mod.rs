@@ -276,6 +276,24 @@ impl MctsPlayer {
         self.search(game, color, limits, stop, interval, filter, Some(on_update))
     }
 
+    /// A search of `playouts` playouts for the side to move in `game`,
+    /// with no clock, stop flag, filter or updates.
+    pub(crate) fn search_playouts(&mut self, game: &Game, playouts: u64) -> Analysis {
+        let limits = Limits {
+            playouts: Some(playouts),
+            time: None,
+        };
+        self.search(
+            game,
+            game.to_move(),
+            limits,
+            None,
+            Duration::from_millis(100),
+            &MoveFilter::default(),
+            None,
+        )
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -472,20 +490,8 @@ impl Player for MctsPlayer {
     }
 
     fn ownership(&mut self, game: &Game) -> Vec<f32> {
-        let limits = Limits {
-            playouts: Some(self.cfg.ownership_playouts),
-            time: None,
-        };
-        let a = self.search(
-            game,
-            game.to_move(),
-            limits,
-            None,
-            Duration::from_millis(100),
-            &MoveFilter::default(),
-            None,
-        );
-        a.ownership
+        self.search_playouts(game, self.cfg.ownership_playouts)
+            .ownership
     }
 
     fn set_seed(&mut self, seed: u64) {

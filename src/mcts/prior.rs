@@ -274,22 +274,8 @@ pub(crate) struct PriorScratch {
 }
 
 /// Writes the priors of the candidate points `points` (legal, empty) into
-/// `out` (cleared first), one per point in order.
-#[cfg(test)]
-pub(crate) fn priors(
-    ctx: &PriorContext,
-    points: &[Point],
-    source: PriorSource,
-    hand: &PriorConfig,
-    pat: &PatternPriorConfig,
-    scratch: &mut PriorScratch,
-    out: &mut Vec<Prior>,
-) {
-    priors_nn(ctx, points, source, hand, pat, scratch, None, out);
-}
-
-/// [`priors`], with the network's share mixed in when `nn` is given (see
-/// the module docs).
+/// `out` (cleared first), one per point in order, with the network's
+/// share mixed in when `nn` is given (see the module docs).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn priors_nn(
     ctx: &PriorContext,
@@ -403,13 +389,14 @@ mod tests {
             ..PatternPriorConfig::default()
         };
         let mut out = Vec::new();
-        priors(
+        priors_nn(
             &ctx,
             &points,
             source,
             &PriorConfig::default(),
             &pat,
             &mut PriorScratch::default(),
+            None,
             &mut out,
         );
         assert_eq!(out.len(), points.len());
@@ -539,13 +526,14 @@ mod tests {
                 };
                 let hand = PriorConfig::default();
                 let mut lean = Vec::new();
-                priors(
+                priors_nn(
                     &ctx,
                     &points,
                     PriorSource::Patterns,
                     &hand,
                     &PatternPriorConfig::default(),
                     &mut scratch,
+                    None,
                     &mut lean,
                 );
                 let mut plain: Vec<Prior> = points
