@@ -731,12 +731,7 @@ pub(crate) fn root_children_legal(tree: &Tree, game: &Game, color: Color) -> boo
 /// `c` in atari, the move captures nothing, and the ladder reader
 /// ([`crate::patterns::ladder::captured`]) catches the chain. Boards for the
 /// reading come from `pool`.
-pub(crate) fn failed_ladder_escape(
-    b: &Board,
-    c: Color,
-    p: Point,
-    pool: &mut Vec<Box<Board>>,
-) -> bool {
+fn failed_ladder_escape(b: &Board, c: Color, p: Point, pool: &mut Vec<Box<Board>>) -> bool {
     let mut chain = None;
     for q in p.neighbors() {
         match b.get(q) {
