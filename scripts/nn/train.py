@@ -30,6 +30,9 @@ evaluation against them.
 import argparse
 import math
 import os
+
+# cuBLAS is deterministic only with a fixed workspace (set before torch loads).
+os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
 import shlex
 import struct
 import sys
@@ -99,26 +102,43 @@ class Data:
     def __len__(self):
         return len(self.moves)
 
-    def inputs(self, idx):
-        """The planes of records `idx` as float32 (n, planes, size, size)."""
-        n = len(idx)
-        un = np.unpackbits(self.bits[idx], axis=1, bitorder="little")[:, : BASE_PLANES * self.area]
-        x = np.zeros((n, self.planes, self.area), np.float32)
-        x[:, :BASE_PLANES] = un.reshape(n, BASE_PLANES, self.area)
-        if self.pattern:
-            x[:, BASE_PLANES] = self.pats[idx].astype(np.float32) / 255.0
-        return x.reshape(n, self.planes, self.size, self.size)
+    def to(self, device):
+        """Keeps the packed records on `device`, where batches are unpacked."""
+        self.dev = device
+        self.tbits = torch.from_numpy(self.bits).to(device)
+        self.tpats = torch.from_numpy(self.pats).to(device) if self.pats is not None else None
+        self.tmoves = torch.from_numpy(self.moves).to(device)
+        self.tresults = torch.from_numpy(self.results).to(device)
+        rows = np.full(len(self), -1, np.int64)
+        table = np.zeros((max(len(self.policies), 1), self.area + 1), np.float32)
+        for r, (i, p) in enumerate(sorted(self.policies.items())):
+            rows[i] = r
+            table[r] = p
+        self.trows = torch.from_numpy(rows).to(device)
+        self.ttable = torch.from_numpy(table).to(device)
+        self.shifts = torch.arange(8, dtype=torch.uint8, device=device)
+        return self
 
-    def targets(self, idx):
-        """Policy targets (n, area + 1): the visits where given, else the move played."""
-        t = np.zeros((len(idx), self.area + 1), np.float32)
-        for k, i in enumerate(idx):
-            p = self.policies.get(int(i))
-            if p is not None:
-                t[k] = p
-            else:
-                t[k, self.moves[i]] = 1.0
-        return t
+    def batch(self, idx):
+        """Planes (n, planes, size, size) and policy targets (n, area + 1) of
+        records `idx` (a tensor on the data's device), unpacked where the
+        data lives: bit `i` of a record's planes is bit `i % 8` of byte
+        `i / 8`; the target is the visit distribution where the record has
+        one, else the move played."""
+        n, area = len(idx), self.area
+        b = self.tbits[idx]
+        un = ((b.unsqueeze(-1) >> self.shifts) & 1).flatten(1)[:, : BASE_PLANES * area]
+        x = torch.zeros((n, self.planes, area), dtype=torch.float32, device=self.dev)
+        x[:, :BASE_PLANES] = un.view(n, BASE_PLANES, area).float()
+        if self.pattern:
+            x[:, BASE_PLANES] = self.tpats[idx].float() / 255.0
+        t = torch.zeros((n, area + 1), dtype=torch.float32, device=self.dev)
+        t[torch.arange(n, device=self.dev), self.tmoves[idx]] = 1.0
+        rows = self.trows[idx]
+        given = rows >= 0
+        if bool(given.any()):
+            t[given] = self.ttable[rows[given]]
+        return x.view(n, self.planes, self.size, self.size), t
 
 
 class Net(nn.Module):
@@ -217,9 +237,9 @@ def evaluate(net, data, device, batch=256):
     hits, ll, n = 0, 0.0, len(data)
     with torch.no_grad():
         for s in range(0, n, batch):
-            idx = np.arange(s, min(n, s + batch))
-            x = torch.from_numpy(data.inputs(idx)).to(device)
-            mv = torch.from_numpy(data.moves[idx]).to(device)
+            idx = torch.arange(s, min(n, s + batch), device=device)
+            x, _ = data.batch(idx)
+            mv = data.tmoves[idx]
             logits, _ = net(x)
             lp = F.log_softmax(masked(logits, x), dim=1)
             hits += (lp.argmax(dim=1) == mv).sum().item()
@@ -249,6 +269,8 @@ def main():
     ap.add_argument("--checkpoint-every", type=int, default=500)
     ap.add_argument("--stop-at", type=int, help="stop after this step (checkpoint and weights written; "
                     "run again with the same arguments to go on)")
+    ap.add_argument("--time-limit", type=float, help="stop after the step that passes this many seconds, "
+                    "as --stop-at at that step does (the header names the step)")
     ap.add_argument("--eval-every", type=int, default=0, help="held-out figures every N steps (0: at the end)")
     ap.add_argument("--golden-out", help="write the final logits of the first positions here")
     ap.add_argument("--golden-data", help="positions for --golden-out (default: --data)")
@@ -263,7 +285,8 @@ def main():
     data = Data(a.data)
     if len(data) == 0:
         sys.exit(f"{a.data}: no positions")
-    val = Data(a.val) if a.val else None
+    data.to(device)
+    val = Data(a.val).to(device) if a.val else None
     if val is not None and val.planes != data.planes:
         sys.exit("--val has other planes than --data")
     net = Net(data.planes, a.blocks, a.channels, a.value_hidden).to(device)
@@ -285,35 +308,37 @@ def main():
             os.replace(tmp, a.checkpoint)
 
     t0 = time.time()
-    run_loss = 0.0
+    run_loss = torch.zeros((), device=device)
     last = min(a.steps, a.stop_at) if a.stop_at is not None else a.steps
     while step < last:
+        if a.time_limit is not None and time.time() - t0 > a.time_limit:
+            print(f"time limit: stopped after step {step}", file=sys.stderr)
+            break
         rng = np.random.default_rng([a.seed, step])
         idx = np.sort(rng.integers(0, len(data), size=min(a.batch, len(data))))
         syms = rng.integers(0, 8, size=len(idx))
-        x = torch.from_numpy(data.inputs(idx))
-        t = torch.from_numpy(data.targets(idx))
+        idx_t = torch.from_numpy(idx).to(device)
+        x, t = data.batch(idx_t)
         if not a.no_augment:
-            x, t = augment(x, t, torch.from_numpy(syms), data.size)
-        x, t = x.to(device), t.to(device)
+            x, t = augment(x, t, torch.from_numpy(syms).to(device), data.size)
         # Linear decay to a tenth over the run.
         for g in opt.param_groups:
             g["lr"] = a.lr * (1.0 - 0.9 * step / max(a.steps, 1))
         logits, value = net(x)
         loss = -(t * F.log_softmax(masked(logits, x), dim=1)).sum(dim=1).mean()
         if value is not None:
-            r = torch.from_numpy(data.results[idx]).to(device)
+            r = data.tresults[idx_t]
             known = r != 0
-            if known.any():
+            if bool(known.any()):
                 loss = loss + a.value_weight * F.mse_loss(value[known], r[known])
         opt.zero_grad()
         loss.backward()
         opt.step()
         step += 1
-        run_loss += loss.item()
+        run_loss += loss.detach()
         if step % 100 == 0:
-            print(f"step {step}: loss {run_loss / 100:.4f} ({time.time() - t0:.0f} s)", file=sys.stderr)
-            run_loss = 0.0
+            print(f"step {step}: loss {run_loss.item() / 100:.4f} ({time.time() - t0:.0f} s)", file=sys.stderr)
+            run_loss.zero_()
         if a.checkpoint and step % a.checkpoint_every == 0:
             save_checkpoint()
         if val is not None and a.eval_every and step % a.eval_every == 0:
@@ -338,10 +363,12 @@ def main():
 
     if a.golden_out:
         g = Data(a.golden_data) if a.golden_data else data
-        idx = np.arange(min(a.golden_count, len(g)))
+        if a.golden_data:
+            g.to(device)
+        idx = torch.arange(min(a.golden_count, len(g)), device=device)
         net.eval()
         with torch.no_grad():
-            logits, value = net(torch.from_numpy(g.inputs(idx)).to(device))
+            logits, value = net(g.batch(idx)[0])
         out = LOGITS_MAGIC + struct.pack("<3I", len(idx), g.area + 1, 1 if value is not None else 0)
         out += logits.cpu().numpy().astype("<f4").tobytes()
         if value is not None:
