@@ -179,8 +179,8 @@ fn visits_beside_a_record_become_policy_targets() {
 
 #[test]
 fn the_kept_network_reads_and_names_its_training() {
-    let net = Network::from_bytes(&read("data/nn-19-4x32.bin")).expect("weights");
-    assert_eq!((net.shape.blocks, net.shape.channels), (4, 32));
+    let net = Network::from_bytes(&read("data/nn-19-6x64.bin")).expect("weights");
+    assert_eq!((net.shape.blocks, net.shape.channels), (6, 64));
     assert_eq!(net.shape.planes, BASE_PLANES);
     for line in ["command: ", "data: ", "shape: ", "held-out: "] {
         assert!(net.header.contains(line), "no {line:?} in {}", net.header);

@@ -28,7 +28,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// The weights built into the binary (`--nn builtin`).
-const BUILTIN: &[u8] = include_bytes!("../../data/nn-19-4x32.bin");
+const BUILTIN: &[u8] = include_bytes!("../../data/nn-19-6x64.bin");
 
 /// A network the search or the policy player reads: the weights, the text
 /// that named it on the command line, and the board sizes it covers.
@@ -75,7 +75,7 @@ impl NnNet {
         })
     }
 
-    /// The network built into the binary (`data/nn-19-4x32.bin`).
+    /// The network built into the binary (`data/nn-19-6x64.bin`).
     pub fn builtin() -> NnNet {
         static NET: OnceLock<NnNet> = OnceLock::new();
         NET.get_or_init(|| {
