@@ -13,7 +13,10 @@
 # runs (they must agree: same policy).
 #
 # Environment: P9 P19 (uniform playouts per run, default 100000 / 20000),
-# PS (search playouts, default 6000), SEED (default 1).
+# PS (search playouts, default 6000), SEED (default 1), SEARCH_EXTRA (words
+# added to both search runs, e.g. `--nn none` to time the 19x19 search
+# without the network that builds since the `auto` default use; only for
+# two builds that both know `--nn`).
 set -euo pipefail
 REF=${1:?usage: bench-ab.sh REF NEW [ROUNDS]}
 NEW=${2:?usage: bench-ab.sh REF NEW [ROUNDS]}
@@ -22,6 +25,7 @@ P9=${P9:-100000}
 P19=${P19:-20000}
 PS=${PS:-6000}
 SEED=${SEED:-1}
+SEARCH_EXTRA=${SEARCH_EXTRA:-}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 
@@ -30,8 +34,8 @@ args_for() {
   case $1 in
     u9) echo "bench --size 9 --playouts $P9 --seed $SEED" ;;
     u19) echo "bench --size 19 --playouts $P19 --seed $SEED" ;;
-    s_empty) echo "bench --search --threads 1 --position empty --playouts $PS --repeat 1 --seed $SEED" ;;
-    s_middle) echo "bench --search --threads 1 --position middle --playouts $PS --repeat 1 --seed $SEED" ;;
+    s_empty) echo "bench --search --threads 1 --position empty --playouts $PS --repeat 1 --seed $SEED $SEARCH_EXTRA" ;;
+    s_middle) echo "bench --search --threads 1 --position middle --playouts $PS --repeat 1 --seed $SEED $SEARCH_EXTRA" ;;
   esac
 }
 

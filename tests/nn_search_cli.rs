@@ -1,6 +1,7 @@
-//! The network on the command line: `--nn builtin|FILE|none` and its
-//! errors, a board size the network does not cover, `--player policy`,
-//! and `--nn none` leaving self-play's records as they were.
+//! The network on the command line: `--nn auto|builtin|FILE|none` and
+//! its errors, the default (`auto`), a board size the network does not
+//! cover, `--player policy`, and `--nn none` leaving self-play's records
+//! as they were.
 
 mod selfplay_support;
 
@@ -198,4 +199,58 @@ fn a_network_that_covers_the_size_changes_the_game() {
     };
     assert!(moves(&plain[0].1).len() > 10);
     assert_ne!(moves(&plain[0].1), moves(&with[0].1));
+}
+
+/// `nn_evals_per_search=N` of a `bench --search` line, if any.
+fn evals(out: &Output) -> Option<f64> {
+    let s = text(&out.stdout);
+    let v = s.split("nn_evals_per_search=").nth(1)?;
+    v.split_whitespace().next()?.parse().ok()
+}
+
+/// `kosumi bench --search` of 300 playouts on a `size` board.
+fn bench(size: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "bench",
+        "--search",
+        "--size",
+        size,
+        "--playouts",
+        "300",
+        "--repeat",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    let out = run(&args, "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    out
+}
+
+#[test]
+fn the_default_is_the_built_in_network_where_it_was_trained() {
+    // 19x19: the default evaluates the network (at least at the root),
+    // as `--nn auto` and `--nn builtin` do; `--nn none` does not.
+    for extra in [&[][..], &["--nn", "auto"], &["--nn", "builtin"]] {
+        let out = bench("19", extra);
+        assert!(
+            evals(&out).is_some_and(|e| e >= 1.0),
+            "{extra:?}: {}",
+            text(&out.stdout)
+        );
+        assert!(
+            !text(&out.stderr).contains("warning"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    let out = bench("19", &["--nn", "none"]);
+    assert!(evals(&out).is_none(), "{}", text(&out.stdout));
+    // 9x9: the default goes without the network and says nothing; the
+    // network asked for by name does the same after a warning.
+    for (extra, warns) in [(&[][..], false), (&["--nn", "builtin"][..], true)] {
+        let out = bench("9", extra);
+        assert!(evals(&out).is_none(), "{}", text(&out.stdout));
+        let err = text(&out.stderr);
+        assert_eq!(err.contains("warning"), warns, "{extra:?}: {err}");
+    }
 }

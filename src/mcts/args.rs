@@ -84,13 +84,15 @@ pub struct SearchArgs {
         default_value = "search"
     )]
     pub kind: PlayerKind,
-    /// The network as the search's prior: `builtin` (the network built
-    /// into the binary, trained on 19x19; also `--nn` alone), a weights
-    /// file, or `none` (the default). A board size the network was not
-    /// trained on gets a warning and a search without it.
+    /// The network as the search's prior: `auto` (the default: the
+    /// network built into the binary on the board sizes it was trained on,
+    /// 19x19, and none elsewhere), `builtin` (that network; also `--nn`
+    /// alone), a weights file, or `none`. With `builtin` or a file, a board
+    /// size the network was not trained on gets a warning and a search
+    /// without it.
     #[arg(
         long,
-        value_name = "builtin|FILE|none",
+        value_name = "auto|builtin|FILE|none",
         value_parser = parse_nn,
         num_args = 0..=1,
         default_missing_value = "builtin"
@@ -217,7 +219,10 @@ impl SearchArgs {
             prior_source: self.priors,
             ..SearchConfig::default()
         };
-        cfg.nn.net = self.nn.as_ref().and_then(|n| n.net().cloned());
+        cfg.nn.net = match &self.nn {
+            Some(n) => n.net().cloned(),
+            None => Some(NnNet::auto()),
+        };
         if let Some(k) = self.dyn_komi {
             cfg.dyn_komi_per_stone = k;
         }
@@ -336,11 +341,15 @@ mod tests {
         let a = parse(&[]).expect("no options");
         assert_eq!(a.kind, PlayerKind::Search);
         let c = a.search_config(9, 3);
-        let d = SearchConfig {
+        let mut d = SearchConfig {
             threads: 3,
             seed: 9,
             ..SearchConfig::default()
         };
+        // The command line's default network is `auto`; the library's
+        // default configuration has none.
+        assert!(d.nn.net.is_none());
+        d.nn.net = Some(NnNet::auto());
         assert_eq!(format!("{c:?}"), format!("{d:?}"));
         assert_eq!(a.describe(1), "search playouts=- time=- threads=1");
     }
@@ -430,12 +439,12 @@ mod tests {
         assert!(c.nn.net.is_none());
         assert_eq!((c.nn.mix, c.nn.visits), (0.25, 9));
         assert!(!off.describe(1).contains("nn="));
-        assert!(parse(&[])
-            .expect("default")
-            .search_config(1, 1)
-            .nn
-            .net
-            .is_none());
+        let default = parse(&[]).expect("default").search_config(1, 1);
+        assert_eq!(default.nn.net.as_ref().map(NnNet::name), Some("auto"));
+        assert_eq!(default.nn.visits, 256);
+        let auto = parse(&["--nn", "auto"]).expect("auto");
+        assert_eq!(auto.search_config(1, 1).nn.net, default.nn.net);
+        assert_eq!(auto.words().last().map(String::as_str), Some("--nn=auto"));
         assert!(parse(&["--nn", "/no/such/file.bin"]).is_err());
         // The policy player needs a network; the built-in one by default.
         let p = parse(&["--player", "policy"]).expect("policy");
@@ -476,14 +485,16 @@ mod tests {
 /// knobs' defaults.
 #[derive(clap::Args, Clone, Debug)]
 pub struct NnOption {
-    /// The network as the search's prior: `builtin` (also `--nn` alone),
-    /// a weights file, or `none` (the default); see docs/nn.md.
+    /// The network as the search's prior: `auto` (the default: the
+    /// built-in network on the sizes it was trained on, none elsewhere),
+    /// `builtin` (also `--nn` alone), a weights file, or `none`; see
+    /// docs/nn.md.
     #[arg(
         long,
-        value_name = "builtin|FILE|none",
+        value_name = "auto|builtin|FILE|none",
         value_parser = parse_nn,
         num_args = 0..=1,
-        default_value = "none",
+        default_value = "auto",
         default_missing_value = "builtin"
     )]
     pub nn: NnArg,

@@ -1,4 +1,4 @@
-//! The network as the search's prior (`--nn builtin|FILE|none`), and the
+//! The network as the search's prior (`--nn auto|builtin|FILE|none`), and the
 //! player that plays the network's top move without search
 //! (`--player policy`).
 //!
@@ -10,9 +10,10 @@
 //!
 //! Board sizes: a weights file's header names the board sizes it was
 //! trained on (`data: ... positions of 19x19, ...`, as the trainer writes
-//! it). On a board of another size the search prints one line of warning
-//! on stderr and searches without the network; a header that names no
-//! size covers every size. `--player policy` plays such a size anyway
+//! it). On a board of another size the search searches without the
+//! network, after one line of warning on stderr unless the network came
+//! from `auto` (the default); a header that names no size covers every
+//! size. `--player policy` plays such a size anyway
 //! (after the same warning): it is a measurement player.
 
 use crate::board::Board;
@@ -37,6 +38,9 @@ pub struct NnNet {
     name: String,
     net: Arc<Network>,
     sizes: Vec<usize>,
+    /// Whether a board size it does not cover gets a warning (`auto`,
+    /// the default, goes without one silently).
+    warn: bool,
 }
 
 impl std::fmt::Debug for NnNet {
@@ -72,6 +76,7 @@ impl NnNet {
             name: name.to_string(),
             net: Arc::new(net),
             sizes,
+            warn: true,
         })
     }
 
@@ -85,7 +90,17 @@ impl NnNet {
         .clone()
     }
 
-    /// The name given on the command line (`builtin` or the path).
+    /// `--nn auto`, the default: the built-in network on the sizes it
+    /// covers, and on the others the search without it and no warning.
+    pub fn auto() -> NnNet {
+        NnNet {
+            name: "auto".to_string(),
+            warn: false,
+            ..NnNet::builtin()
+        }
+    }
+
+    /// The name given on the command line (`auto`, `builtin` or the path).
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -138,12 +153,13 @@ pub fn trained_sizes(header: &str) -> Vec<usize> {
     out
 }
 
-/// The value of `--nn`: no network, or one loaded.
+/// The value of `--nn`: no network, or one loaded (`auto` is the built-in
+/// one under that name).
 #[derive(Clone, Debug, PartialEq)]
 pub enum NnArg {
     /// `none`.
     Off,
-    /// `builtin` or a weights file.
+    /// `auto`, `builtin` or a weights file.
     Net(NnNet),
 }
 
@@ -165,8 +181,8 @@ impl NnArg {
     }
 }
 
-/// Reads `--nn`: `none`, `builtin` or the path of a weights file, which is
-/// loaded here so that a bad file is an error of the command line.
+/// Reads `--nn`: `auto`, `none`, `builtin` or the path of a weights file,
+/// which is loaded here so that a bad file is an error of the command line.
 ///
 /// # Errors
 /// A message naming the file when it cannot be read, is not a weights
@@ -175,7 +191,8 @@ pub fn parse_nn(s: &str) -> Result<NnArg, String> {
     match s {
         "none" => Ok(NnArg::Off),
         "builtin" => Ok(NnArg::Net(NnNet::builtin())),
-        "" => Err("expected builtin, none or a weights file".to_string()),
+        "auto" => Ok(NnArg::Net(NnNet::auto())),
+        "" => Err("expected auto, builtin, none or a weights file".to_string()),
         path => {
             let net = Network::load(std::path::Path::new(path)).map_err(|e| e.to_string())?;
             NnNet::new(path, net).map(NnArg::Net)
@@ -203,7 +220,7 @@ impl Default for NnPriorConfig {
         NnPriorConfig {
             net: None,
             mix: 0.5,
-            visits: 64,
+            visits: 256,
         }
     }
 }
@@ -354,7 +371,7 @@ pub fn mix_shares(ratings: &mut [f64], q: &[f64], lambda: f64) {
 /// in the process (self-play's two players, a match's games).
 pub(crate) fn warn_uncovered(net: &NnNet, size: usize) {
     static WARNED: std::sync::Mutex<Vec<(String, usize)>> = std::sync::Mutex::new(Vec::new());
-    if net.covers(size) {
+    if net.covers(size) || !net.warn {
         return;
     }
     let mut warned = WARNED.lock().unwrap_or_else(|e| e.into_inner());
