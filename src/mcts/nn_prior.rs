@@ -375,10 +375,9 @@ pub(crate) fn warn_uncovered(net: &NnNet, size: usize) {
         return;
     }
     let mut warned = WARNED.lock().unwrap_or_else(|e| e.into_inner());
-    let key = (net.name.clone(), size);
-    if !warned.contains(&key) {
+    if !warned.iter().any(|(n, s)| *s == size && *n == net.name) {
         eprintln!("{}", net.uncovered_warning(size));
-        warned.push(key);
+        warned.push((net.name.clone(), size));
     }
 }
 
