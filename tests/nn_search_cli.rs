@@ -254,3 +254,98 @@ fn the_default_is_the_built_in_network_where_it_was_trained() {
         assert_eq!(err.contains("warning"), warns, "{extra:?}: {err}");
     }
 }
+
+/// The `policy` of `kosumi analysis ARGS` for one query (None when the
+/// response has none), with stderr and the warning lines.
+fn analysis_policy(args: &[&str], query: &str) -> (Option<Vec<f64>>, Vec<String>) {
+    let mut a = vec!["analysis"];
+    a.extend_from_slice(args);
+    let out = run(&a, &format!("{query}\n"));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut policy = None;
+    let mut warnings = Vec::new();
+    for line in text(&out.stdout).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        if let Some(w) = v.get("warning") {
+            warnings.push(format!("{}: {w}", v["field"]));
+        } else if v["isDuringSearch"] == false {
+            policy = v.get("policy").map(|p| {
+                p.as_array()
+                    .expect("an array")
+                    .iter()
+                    .map(|x| x.as_f64().expect("a number"))
+                    .collect()
+            });
+        }
+    }
+    (policy, warnings)
+}
+
+#[test]
+fn analysis_reports_the_networks_policy_where_it_has_one() {
+    let dir = scratch("nn-cli-analysis-policy");
+    let net = write(&dir, "corner.bin", &corner_net().to_bytes());
+    let q = |size: usize, moves: &str| {
+        format!(
+            r#"{{"id":"p","moves":[{moves}],"rules":"chinese","komi":7,"boardXSize":{size},"boardYSize":{size},"maxVisits":20,"includePolicy":true}}"#
+        )
+    };
+    // The corner net on its 9x9: A9 (the first entry) outweighs every
+    // other point by e^20, and the pass by far more.
+    let (p, w) = analysis_policy(&["--nn", &net], &q(9, ""));
+    let p = p.expect("a policy");
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(p.len(), 82);
+    assert!(p[0] > 0.999, "{}", p[0]);
+    assert!(p[81] < 1e-6, "pass {}", p[81]);
+    // With A9 taken, it is -1 (illegal) and the other 80 points share
+    // evenly what is left.
+    let (p, _) = analysis_policy(&["--nn", &net], &q(9, r#"["B","A9"]"#));
+    let p = p.expect("a policy");
+    assert_eq!(p[0], -1.0);
+    let legal: Vec<f64> = p.iter().copied().filter(|&x| x >= 0.0).collect();
+    assert_eq!(legal.len(), 81, "80 points and the pass");
+    assert!((legal.iter().sum::<f64>() - 1.0).abs() < 1e-4);
+    assert!((p[1] - 1.0 / 80.0).abs() < 1e-4, "{}", p[1]);
+    assert!((p[80] - p[1]).abs() < 1e-6);
+    // The built-in network on 19x19 (the default): its top point is the
+    // move the policy player plays.
+    let moves = r#"["B","Q16"],["W","D4"],["B","Q3"]"#;
+    let (p, w) = analysis_policy(&[], &q(19, moves));
+    let p = p.expect("a policy on 19x19 by default");
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(p.len(), 362);
+    for (i, v) in ["Q16", "D4", "Q3"].iter().enumerate() {
+        let col = "ABCDEFGHJKLMNOPQRST".find(&v[..1]).expect("a column");
+        let row = 19 - v[1..].parse::<usize>().expect("a row");
+        assert_eq!(p[row * 19 + col], -1.0, "move {i} {v} is occupied");
+    }
+    assert!((p.iter().filter(|&&x| x >= 0.0).sum::<f64>() - 1.0).abs() < 1e-4);
+    let top = (0..361)
+        .max_by(|&a, &b| p[a].total_cmp(&p[b]))
+        .expect("a point");
+    let top = format!(
+        "{}{}",
+        &"ABCDEFGHJKLMNOPQRST"[top % 19..top % 19 + 1],
+        19 - top / 19
+    );
+    let out = run(
+        &["gtp", "--player", "policy"],
+        "play b Q16\nplay w D4\nplay b Q3\ngenmove w\nquit\n",
+    );
+    assert!(
+        text(&out.stdout).contains(&format!("= {top}\n")),
+        "{top}: {}",
+        text(&out.stdout)
+    );
+    // Without a network, or on a size it does not cover: a warning that
+    // names the field, and no policy.
+    for (args, size) in [(&["--nn", "none"][..], 19), (&[][..], 9)] {
+        let (p, w) = analysis_policy(args, &q(size, ""));
+        assert!(p.is_none(), "{args:?} {size}");
+        assert!(
+            w.len() == 1 && w[0].starts_with("\"includePolicy\""),
+            "{args:?} {size}: {w:?}"
+        );
+    }
+}

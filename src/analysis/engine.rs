@@ -8,8 +8,8 @@
 //! queued jobs are still analysed before [`serve`] returns.
 
 use crate::analysis::query::{parse_line, Action, Defaults, Job, Message, Parsed};
-use crate::analysis::response::{after, ownership_for, response, Include, NoResults};
-use crate::mcts::{Limits, MctsPlayer, TimeBudget};
+use crate::analysis::response::{after, ownership_for, r6, response, Include, NoResults};
+use crate::mcts::{policy_map, Limits, MctsPlayer, TimeBudget};
 use crate::player::{mc_ownership, Player};
 use serde_json::Value;
 use std::collections::{BinaryHeap, HashMap};
@@ -306,9 +306,18 @@ fn run_job<W: Write>(shared: &Shared<W>, player: &mut MctsPlayer, job: &Job, sto
     let interval = job
         .report_every
         .map_or(Duration::from_secs(86_400), Duration::from_secs_f64);
+    // The network's policy, once: the same in every response of the job.
+    let policy = job.cfg.nn.net.as_ref().filter(|_| job.policy).map(|net| {
+        policy_map(net.network(), &job.game, job.color)
+            .into_iter()
+            .map(|p| r6(f64::from(p)))
+            .collect::<Vec<f64>>()
+    });
     let mut on_update = |a: &crate::player::Analysis| {
         if job.report_every.is_some() && a.visits > 0 {
-            shared.json(&response(&job.id, job.turn, true, &job.game, a, &inc));
+            let mut r = response(&job.id, job.turn, true, &job.game, a, &inc);
+            r.policy.clone_from(&policy);
+            shared.json(&r);
         }
     };
     let a = player.analyze_filtered(
@@ -321,6 +330,7 @@ fn run_job<W: Write>(shared: &Shared<W>, player: &mut MctsPlayer, job: &Job, sto
         &mut on_update,
     );
     let mut r = response(&job.id, job.turn, false, &job.game, &a, &inc);
+    r.policy = policy;
     if job.moves_ownership {
         // Cheap: uniform playouts from the position after each candidate.
         for (info, c) in r.move_infos.iter_mut().zip(&a.candidates) {

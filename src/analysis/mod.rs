@@ -25,15 +25,18 @@
 //! `visits`, `winrate`, `scoreMean`, `scoreStdev`, `scoreLead`, `prior`,
 //! `lcb`, `order`, `pv`, `pvVisits`, `ownership`), `rootInfo` (`winrate`,
 //! `scoreLead`, `scoreStdev`, `visits`, `currentPlayer`, `thisHash`,
-//! `symHash`) and `ownership`. Win rates, score leads and ownership are
+//! `symHash`), `ownership` and `policy` (`includePolicy`: the network's
+//! move probabilities, row by row from the top, then the pass, -1 where
+//! a move is illegal; on a board size the network covers, and with a
+//! warning and left out elsewhere or under `--nn none`). Win rates, score leads and ownership are
 //! Black's by default, as KataGo's example analysis configuration reports
 //! them; `--report-as white|side` changes that. The scores are the mean
 //! final scores of the search's playouts, not a network's estimate.
 //!
-//! Left out, since only a neural net fills them: `policy`, `humanPrior`,
-//! `utility`, `utilityLcb`, `scoreSelfplay`, the ownership deviations.
-//! Asking for `includePolicy` (or the deviations) gets a warning and the
-//! query runs without them; `rootPolicyTemperature` and
+//! Left out, since only a network's value, score or ownership heads
+//! would fill them: `humanPrior`, `utility`, `utilityLcb`,
+//! `scoreSelfplay`, the ownership deviations. Asking for the deviations
+//! gets a warning and the query runs without them; `rootPolicyTemperature` and
 //! `rootFpuReductionMax` get a warning and are ignored.
 //!
 //! Errors and warnings are KataGo's lines: `{"error": ..., "field": ...,

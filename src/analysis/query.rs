@@ -101,6 +101,8 @@ pub struct Job {
     pub moves_ownership: bool,
     /// `includePVVisits`.
     pub pv_visits: bool,
+    /// `includePolicy`, on a board size the search's network covers.
+    pub policy: bool,
     /// `analysisPVLen`.
     pub pv_len: usize,
     /// `reportDuringSearchEvery`, in seconds.
@@ -684,17 +686,31 @@ fn parse_object(id: &str, obj: &Map<String, Value>, defaults: &Defaults) -> Res<
             flags[i] = ctx.boolean(v, f)?;
         }
     }
-    for f in [
-        "includePolicy",
-        "includeOwnershipStdev",
-        "includeMovesOwnershipStdev",
-    ] {
+    let mut policy = false;
+    if let Some(v) = obj.get("includePolicy") {
+        if ctx.boolean(v, "includePolicy")? {
+            match cfg.nn.net.as_ref() {
+                Some(net) if net.covers(size) => policy = true,
+                Some(_) => warnings.push(Message::warning(
+                    id,
+                    "includePolicy",
+                    "Kosumi's network was not trained on this board size: this field is left out of the responses",
+                )),
+                None => warnings.push(Message::warning(
+                    id,
+                    "includePolicy",
+                    "Kosumi runs without a neural net (--nn none): this field is left out of the responses",
+                )),
+            }
+        }
+    }
+    for f in ["includeOwnershipStdev", "includeMovesOwnershipStdev"] {
         if let Some(v) = obj.get(f) {
             if ctx.boolean(v, f)? {
                 warnings.push(Message::warning(
                     id,
                     f,
-                    "Kosumi has no neural net: this field is left out of the responses",
+                    "Kosumi's network has no ownership head: this field is left out of the responses",
                 ));
             }
         }
@@ -774,6 +790,7 @@ fn parse_object(id: &str, obj: &Map<String, Value>, defaults: &Defaults) -> Res<
                 ownership: flags[0],
                 moves_ownership: flags[1],
                 pv_visits: flags[2],
+                policy,
                 pv_len,
                 report_every,
                 priority,

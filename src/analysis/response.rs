@@ -82,6 +82,10 @@ pub struct Response {
     /// Ownership per point, row by row from the top (`includeOwnership`).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub ownership: Option<Vec<f64>>,
+    /// The network's move probabilities, row by row from the top, then the
+    /// pass; -1 for an illegal move (`includePolicy`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub policy: Option<Vec<f64>>,
 }
 
 /// The response to a query terminated before any analysis.
@@ -189,6 +193,7 @@ pub fn response(
         },
         ownership: (inc.ownership && !a.ownership.is_empty())
             .then(|| ownership_for(&a.ownership, to_move, inc.perspective)),
+        policy: None,
     }
 }
 

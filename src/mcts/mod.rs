@@ -60,7 +60,7 @@ use crate::rules::Rules;
 pub use args::{NnOption, PlayerKind, SearchArgs};
 pub use bench::{bench_search, middle_game, SearchBench};
 pub use config::{search_komi, SearchConfig, NON_TREE_BYTES};
-pub use nn_prior::{NnArg, NnNet, PolicyPlayer};
+pub use nn_prior::{policy_map, NnArg, NnNet, PolicyPlayer};
 pub use prior::{PatternPriorConfig, PriorConfig, PriorSource};
 pub use search::Limits;
 use search::{root_children_legal, Search};

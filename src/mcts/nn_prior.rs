@@ -381,6 +381,42 @@ pub(crate) fn warn_uncovered(net: &NnNet, size: usize) {
     }
 }
 
+/// The network's move probabilities for `color` in `game`, laid out as
+/// KataGo's analysis reports `policy`: one per point, row by row from the
+/// top, then the pass; -1 where a move is illegal (an occupied point, a
+/// suicide, a ko or superko repetition). The softmax runs over the legal
+/// moves and the pass, so the rest sums to 1.
+pub fn policy_map(net: &Network, game: &Game, color: Color) -> Vec<f32> {
+    let size = game.size();
+    let area = size * size;
+    let mut s = NnScratch::new(net, size);
+    s.history.extend(game.moves().iter().map(|m| m.mv));
+    let logits = s.logits(net, game.board(), color).to_vec();
+    let mut legal = vec![false; area + 1];
+    legal[area] = true;
+    for p in game.board().points() {
+        if game.is_legal(color, Move::Play(p)) {
+            legal[point_index(p, size)] = true;
+        }
+    }
+    let max = logits
+        .iter()
+        .zip(&legal)
+        .filter(|(_, &l)| l)
+        .map(|(&x, _)| x)
+        .fold(f32::NEG_INFINITY, f32::max);
+    let mut out: Vec<f64> = logits
+        .iter()
+        .zip(&legal)
+        .map(|(&x, &l)| if l { f64::from(x - max).exp() } else { 0.0 })
+        .collect();
+    let z: f64 = out.iter().sum();
+    for (o, &l) in out.iter_mut().zip(&legal) {
+        *o = if l { *o / z } else { -1.0 };
+    }
+    out.into_iter().map(|x| x as f32).collect()
+}
+
 /// Plays the network's top move among the legal moves that do not fill
 /// an own eye (superko checked); passes when there is none. No search,
 /// no randomness, never resigns: for measuring the network alone.
