@@ -208,6 +208,57 @@ fn passes_when_passing_wins_a_finished_game() {
     );
 }
 
+/// [`finished`] with the dead white stone at A9 instead, in atari (its one
+/// liberty B9), under `rules` and `komi`; White has just passed.
+fn finished_with_a_dead_stone_in_atari(rules: Rules, komi: f32) -> Game {
+    let mut diagram = [
+        "O . . X X O . O .",
+        "X X X X X O O O O",
+        ". X . X X O . O .",
+        "X X X X X O O O O",
+        ". X . X X O . O .",
+        "X X X X X O O O O",
+        ". X . X X O . O .",
+        "X X X X X O O O O",
+        ". X . X X O . O .",
+    ]
+    .join("\n");
+    diagram.push('\n');
+    let mut game = game_of(&diagram, Color::White, rules, komi);
+    game.play(Color::White, Move::Pass).unwrap();
+    game
+}
+
+#[test]
+fn under_area_scoring_captures_a_dead_chain_in_atari_rather_than_pass() {
+    let game = finished_with_a_dead_stone_in_atari(Rules::default(), 7.5);
+    for seed in 1..=3 {
+        let mut p = MctsPlayer::new(cfg(2000, seed));
+        assert_eq!(
+            genmove(&mut p, &game, Color::Black, false),
+            Decision::Play(mv(&game, "B9")),
+            "seed {seed}"
+        );
+    }
+    // Once it is captured and White passes again, Black passes.
+    let mut game = game;
+    game.play(Color::Black, mv(&game, "B9")).unwrap();
+    game.play(Color::White, Move::Pass).unwrap();
+    let mut p = MctsPlayer::new(cfg(2000, 1));
+    assert_eq!(
+        genmove(&mut p, &game, Color::Black, false),
+        Decision::Play(Move::Pass)
+    );
+    // Under territory scoring (Black's 11 points and a prisoner against
+    // White's 10, komi 0.5) the stone would cost a point: a pass.
+    let game = finished_with_a_dead_stone_in_atari(Rules::JAPANESE, 0.5);
+    let mut p = MctsPlayer::new(cfg(2000, 1));
+    assert_eq!(
+        genmove(&mut p, &game, Color::Black, false),
+        Decision::Play(Move::Pass)
+    );
+}
+
 #[test]
 fn does_not_pass_when_passing_loses() {
     // White to move after Black passed: passing would lose by 1.5.

@@ -438,6 +438,9 @@ impl MctsPlayer {
             .is_some_and(|m| m.mv == Move::Pass && m.color != color);
         let pass_wins = self.passing_wins(game, color, &a.ownership);
         if opponent_passed && pass_wins {
+            if let Some(m) = capture_of_dead_in_atari(game, color, &a.ownership) {
+                return Decision::Play(m);
+            }
             return Decision::Play(Move::Pass);
         }
         if best.mv == Move::Pass && !pass_wins {
@@ -461,6 +464,31 @@ impl MctsPlayer {
         }
         limits
     }
+}
+
+/// Under area scoring, the capture of an opposing chain in atari that
+/// the search's `ownership` calls dead, where there is one: after the
+/// opponent's pass it costs nothing, and it leaves the scorer (the
+/// opponent, a referee) no dead chain to misjudge. None under territory
+/// scoring (a stone in one's own territory costs a point) or when no such
+/// chain is left.
+fn capture_of_dead_in_atari(game: &Game, color: Color, ownership: &[f32]) -> Option<Move> {
+    if ownership.is_empty() || game.rules().scoring != crate::rules::Scoring::Area {
+        return None;
+    }
+    let board = game.board();
+    let chains = endgame::classify(board, ownership);
+    endgame::cleanup_moves(game, color, &chains)
+        .into_iter()
+        .find(|m| {
+            m.point().is_some_and(|p| {
+                p.neighbors().iter().any(|&q| {
+                    board.on_board(q)
+                        && board.get(q) == Some(color.opponent())
+                        && board.liberties(q) == 1
+                })
+            })
+        })
 }
 
 impl Player for MctsPlayer {
