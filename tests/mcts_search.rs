@@ -173,6 +173,12 @@ fn finished(extra: bool) -> Game {
     } else {
         ". . . X X O . O ."
     };
+    finished_with(top, Rules::default(), 7.5)
+}
+
+/// [`finished`]'s board with `top` as its top row, under `rules` and
+/// `komi`; White has just passed.
+fn finished_with(top: &str, rules: Rules, komi: f32) -> Game {
     let diagram = [
         top,
         "X X X X X O O O O",
@@ -185,7 +191,7 @@ fn finished(extra: bool) -> Game {
         ". X . X X O . O .",
     ]
     .join("\n");
-    let mut game = game_of(&diagram, Color::White, Rules::default(), 7.5);
+    let mut game = game_of(&diagram, Color::White, rules, komi);
     game.play(Color::White, Move::Pass).unwrap();
     game
 }
@@ -209,24 +215,9 @@ fn passes_when_passing_wins_a_finished_game() {
 }
 
 /// [`finished`] with the dead white stone at A9 instead, in atari (its one
-/// liberty B9), under `rules` and `komi`; White has just passed.
+/// liberty B9), under `rules` and `komi`.
 fn finished_with_a_dead_stone_in_atari(rules: Rules, komi: f32) -> Game {
-    let mut diagram = [
-        "O . . X X O . O .",
-        "X X X X X O O O O",
-        ". X . X X O . O .",
-        "X X X X X O O O O",
-        ". X . X X O . O .",
-        "X X X X X O O O O",
-        ". X . X X O . O .",
-        "X X X X X O O O O",
-        ". X . X X O . O .",
-    ]
-    .join("\n");
-    diagram.push('\n');
-    let mut game = game_of(&diagram, Color::White, rules, komi);
-    game.play(Color::White, Move::Pass).unwrap();
-    game
+    finished_with("O . . X X O . O .", rules, komi)
 }
 
 #[test]
