@@ -45,9 +45,8 @@ pub struct SearchConfig {
     /// Real visits at which real and AMAF statistics weigh the same.
     pub rave_equiv: f64,
     /// AMAF samples weighted by how early in the simulation the move was
-    /// played: up to this many times for the move right after the node,
-    /// falling to 1 for the last (1: every sample counts once; 0: by the
-    /// board, [`SearchConfig::amaf_distance_for`]).
+    /// played: up to this many times for the node's own move, falling to 1
+    /// for the last (1: every sample counts once).
     pub amaf_distance: u32,
     /// UCT exploration constant (0: rely on priors and RAVE).
     pub uct_c: f64,
@@ -160,7 +159,7 @@ impl Default for SearchConfig {
             reuse_tree: true,
             expand_visits: 8,
             rave_equiv: 1000.0,
-            amaf_distance: 0,
+            amaf_distance: 1,
             uct_c: 0.0,
             prior_source: PriorSource::Patterns,
             prior: PriorConfig::default(),
@@ -203,17 +202,6 @@ impl Default for SearchConfig {
 pub const NON_TREE_BYTES: usize = 16 << 20;
 
 impl SearchConfig {
-    /// The AMAF weight of [`SearchConfig::amaf_distance`] on a `size`
-    /// board: the setting, or with 0 (the default) 4 on boards up to 9x9
-    /// and 1 (even weights) on larger ones.
-    pub fn amaf_distance_for(&self, size: usize) -> u32 {
-        match self.amaf_distance {
-            0 if size <= 9 => 4,
-            0 => 1,
-            k => k,
-        }
-    }
-
     /// The node cap that keeps the whole process within `bytes`: the tree
     /// gets the budget less [`NON_TREE_BYTES`], and at least half of it.
     pub fn nodes_for_memory(bytes: usize) -> usize {

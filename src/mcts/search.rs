@@ -476,7 +476,7 @@ impl<'a> Search<'a> {
             &mut w.owner,
         );
         let moves = tree_moves + end.moves;
-        let distance = self.cfg.amaf_distance_for(b.size());
+        let distance = self.cfg.amaf_distance.max(1);
         if let Some(s) = shift {
             end.margin += s;
         }

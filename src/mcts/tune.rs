@@ -134,8 +134,8 @@ pub const KNOBS: &[Knob] = &[
     },
     Knob {
         key: "amaf_distance",
-        help: "AMAF: weight of a move played right after the node, falling to 1 for the last (1: even; 0: 4 up to 9x9, 1 above)",
-        range: Range::Whole(0, 16),
+        help: "AMAF: weight of a move played right after the node, falling to 1 for the last (1: even)",
+        range: Range::Whole(1, 16),
         apply: |c, v| c.amaf_distance = whole(v),
         get: |c| Value::Whole(c.amaf_distance),
     },
