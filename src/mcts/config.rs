@@ -44,10 +44,6 @@ pub struct SearchConfig {
     pub expand_visits: u32,
     /// Real visits at which real and AMAF statistics weigh the same.
     pub rave_equiv: f64,
-    /// AMAF samples weighted by how early in the simulation the move was
-    /// played: up to this many times for the node's own move, falling to 1
-    /// for the last (1: every sample counts once).
-    pub amaf_distance: u32,
     /// UCT exploration constant (0: rely on priors and RAVE).
     pub uct_c: f64,
 
@@ -159,7 +155,6 @@ impl Default for SearchConfig {
             reuse_tree: true,
             expand_visits: 8,
             rave_equiv: 1000.0,
-            amaf_distance: 1,
             uct_c: 0.0,
             prior_source: PriorSource::Patterns,
             prior: PriorConfig::default(),

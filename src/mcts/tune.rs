@@ -133,13 +133,6 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Number(c.rave_equiv),
     },
     Knob {
-        key: "amaf_distance",
-        help: "AMAF: weight of a move played right after the node, falling to 1 for the last (1: even)",
-        range: Range::Whole(1, 16),
-        apply: |c, v| c.amaf_distance = whole(v),
-        get: |c| Value::Whole(c.amaf_distance),
-    },
-    Knob {
         key: "uct_c",
         help: "UCT exploration constant (0: priors and RAVE alone)",
         range: Range::Number(0.0, 100.0),
