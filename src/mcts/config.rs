@@ -46,10 +46,6 @@ pub struct SearchConfig {
     pub rave_equiv: f64,
     /// UCT exploration constant (0: rely on priors and RAVE).
     pub uct_c: f64,
-    /// With several threads: playouts a thread runs between flushes of its
-    /// AMAF updates of the root's children, which every playout touches
-    /// (0: written at once, as with one thread, which always does).
-    pub amaf_batch: u32,
 
     // --- Priors ---
     /// Where the priors of moves entering the tree come from.
@@ -159,7 +155,6 @@ impl Default for SearchConfig {
             reuse_tree: true,
             expand_visits: 8,
             rave_equiv: 1000.0,
-            amaf_batch: 0,
             uct_c: 0.0,
             prior_source: PriorSource::Patterns,
             prior: PriorConfig::default(),

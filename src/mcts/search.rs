@@ -110,11 +110,6 @@ struct Worker {
     expand: ExpandScratch,
     /// The board of the current descent and playout.
     board: Board,
-    /// AMAF visits and twice the wins of the root's children not yet
-    /// written to the tree (`amaf_batch`), by child offset.
-    root_amaf: Vec<[u32; 2]>,
-    /// Playouts since the last flush of `root_amaf`.
-    root_pending: u32,
 }
 
 /// A value on a cache line of its own, so that one thread's writes do not
@@ -238,8 +233,6 @@ impl<'a> Search<'a> {
             owner: [0; ARRAY_LEN],
             expand: ExpandScratch::default(),
             board: self.game.board().clone(),
-            root_amaf: Vec::new(),
-            root_pending: 0,
         };
         // A root kept from the last search was expanded without the
         // network, or as a node deeper down: its priors are made again.
@@ -281,7 +274,6 @@ impl<'a> Search<'a> {
                 break;
             }
         }
-        self.flush_root_amaf(&mut w);
         if let Some(nn) = &w.expand.nn {
             self.nn_evals.fetch_add(nn.evals, Relaxed);
             self.nn_nanos.fetch_add(nn.nanos, Relaxed);
@@ -513,7 +505,6 @@ impl<'a> Search<'a> {
             }
         };
         let opp = self.color.opponent();
-        let batch = self.cfg.amaf_batch > 0 && self.cfg.threads > 1;
         for (d, &ni) in w.path.iter().enumerate() {
             let n = tree.node(ni);
             tree.score(ni).add(end.margin);
@@ -524,20 +515,6 @@ impl<'a> Search<'a> {
             let to_move = if d % 2 == 0 { self.color } else { opp };
             let code = to_move as u8;
             let w2 = win2(to_move);
-            if d == 0 && batch {
-                let n_children = n.n_children.load(Relaxed) as usize;
-                if w.root_amaf.len() < n_children {
-                    w.root_amaf.resize(n_children, [0, 0]);
-                }
-                for (k, (_, cn)) in tree.child_nodes(ni).enumerate() {
-                    let mv = cn.mv.load(Relaxed);
-                    if mv != PASS && w.first_play[mv as usize] == code {
-                        w.root_amaf[k][0] += 1;
-                        w.root_amaf[k][1] += w2;
-                    }
-                }
-                continue;
-            }
             for (_, cn) in tree.child_nodes(ni) {
                 let mv = cn.mv.load(Relaxed);
                 if mv != PASS && w.first_play[mv as usize] == code {
@@ -552,32 +529,6 @@ impl<'a> Search<'a> {
         }
         acc.count += 1;
         acc.margin += end.margin as i64;
-        drop(acc);
-        if batch {
-            w.root_pending += 1;
-            if w.root_pending >= self.cfg.amaf_batch {
-                self.flush_root_amaf(w);
-            }
-        }
-    }
-
-    /// Writes the thread's pending AMAF updates of the root's children
-    /// (`amaf_batch`) to the tree.
-    fn flush_root_amaf(&self, w: &mut Worker) {
-        w.root_pending = 0;
-        if w.root_amaf.is_empty() {
-            return;
-        }
-        for (k, (_, cn)) in self.tree.child_nodes(0).enumerate() {
-            let Some(a) = w.root_amaf.get_mut(k) else {
-                break;
-            };
-            if a[0] > 0 {
-                cn.amaf_visits.fetch_add(a[0], Relaxed);
-                cn.amaf_wins2.fetch_add(a[1], Relaxed);
-                *a = [0, 0];
-            }
-        }
     }
 
     /// The child of `ni` (at `depth`, `c` to move) to descend into.

@@ -140,13 +140,6 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Number(c.uct_c),
     },
     Knob {
-        key: "amaf_batch",
-        help: "threads > 1: playouts between flushes of a thread's AMAF updates at the root (0: at once)",
-        range: Range::Whole(0, 1024),
-        apply: |c, v| c.amaf_batch = whole(v),
-        get: |c| Value::Whole(c.amaf_batch),
-    },
-    Knob {
         key: "expand_visits",
         help: "visits a node below the root needs before it gets children",
         range: Range::Whole(1, 1_000_000),
