@@ -767,6 +767,20 @@ mod tests {
     use super::*;
     use crate::rules::Rules;
 
+    /// The threads' accumulators sit in one vector: each must start a
+    /// cache line of its own (two lines, for the adjacent-line
+    /// prefetcher), or one thread's playouts evict its neighbour's.
+    #[test]
+    fn accumulators_do_not_share_cache_lines() {
+        assert_eq!(std::mem::align_of::<Padded<Mutex<Accum>>>(), 128);
+        let v: Vec<Padded<Mutex<Accum>>> =
+            (0..3).map(|_| Padded(Mutex::new(Accum::new()))).collect();
+        let a = std::ptr::from_ref(&v[0]) as usize;
+        let b = std::ptr::from_ref(&v[1]) as usize;
+        assert_eq!(a % 128, 0);
+        assert!(b - a >= 128);
+    }
+
     /// White has just taken a ko at B6; Black is to move. Two passes later
     /// the simple-ko point is gone and Black's retake at C6 would recreate
     /// the start position.
