@@ -304,12 +304,210 @@ fn nakade(b: &Board, opp: Color, stones: &[Point], l: Point) -> bool {
         .all(|&r| !b.in_atari(r) && liberties_upto::<2>(b, r).1 >= 3)
 }
 
+/// The vital point of an eye space next to `last`: an empty region of 3
+/// to 6 points that holds one of `last`'s empty neighbours and is bounded
+/// by the stones of one colour (and the edge), whose point with the most
+/// neighbours inside the region is unique: the middle of a straight or
+/// bent three, the centre of a pyramid four, of a bulky five or of a
+/// rabbity six. A square four, a straight or bent four and regions that
+/// touch both colours have none. The first such region found around
+/// `last` gives the point.
+pub(crate) fn nakade_point(b: &Board, last: Point) -> Option<Point> {
+    let mut seen = [last; 4];
+    let mut n_seen = 0;
+    for e in last.neighbors() {
+        if !b.is_empty(e) || seen[..n_seen].contains(&e) {
+            continue;
+        }
+        let Some((region, n)) = eye_region(b, e) else {
+            continue;
+        };
+        for &q in &region[..n] {
+            if last.neighbors().contains(&q) && n_seen < 4 {
+                seen[n_seen] = q;
+                n_seen += 1;
+            }
+        }
+        if n < 3 {
+            continue;
+        }
+        let inside = |p: Point| {
+            p.neighbors()
+                .iter()
+                .filter(|q| region[..n].contains(q))
+                .count()
+        };
+        let mut best = None;
+        let mut best_count = 0;
+        let mut unique = false;
+        for &p in &region[..n] {
+            let k = inside(p);
+            if k > best_count {
+                best = Some(p);
+                best_count = k;
+                unique = true;
+            } else if k == best_count {
+                unique = false;
+            }
+        }
+        if unique {
+            return best;
+        }
+    }
+    None
+}
+
+/// The empty region holding `e` when it has at most 6 points and every
+/// stone next to it is of one colour: its points and their count.
+fn eye_region(b: &Board, e: Point) -> Option<([Point; 6], usize)> {
+    let mut region = [e; 6];
+    let mut n = 1;
+    let mut border: Option<Color> = None;
+    let mut i = 0;
+    while i < n {
+        let p = region[i];
+        i += 1;
+        for q in p.neighbors() {
+            if b.is_empty(q) {
+                if !region[..n].contains(&q) {
+                    if n == region.len() {
+                        return None;
+                    }
+                    region[n] = q;
+                    n += 1;
+                }
+            } else if let Some(col) = b.get(q) {
+                if border.is_some_and(|x| x != col) {
+                    return None;
+                }
+                border = Some(col);
+            }
+        }
+    }
+    Some((region, n))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn at(b: &Board, v: &str) -> Point {
         b.test_point(v)
+    }
+
+    /// White's eye spaces in the upper left: a straight three (A9-C9), a
+    /// bent three (A9, B9, A8) and a square four (A9, B9, A8, B8).
+    const STRAIGHT_THREE: &str = "
+            . . . O . . . . .
+            O O O O . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .";
+
+    #[test]
+    fn nakade_point_is_the_middle_of_a_three() {
+        let b = Board::from_diagram(STRAIGHT_THREE).unwrap();
+        assert_eq!(nakade_point(&b, at(&b, "C8")), Some(at(&b, "B9")));
+        assert_eq!(nakade_point(&b, at(&b, "D9")), Some(at(&b, "B9")));
+        // A stone with no eye space next to it: none.
+        assert_eq!(nakade_point(&b, at(&b, "D8")), None);
+        let bent = Board::from_diagram(
+            "
+            . . O . . . . . .
+            . O O . . . . . .
+            O O . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+        )
+        .unwrap();
+        assert_eq!(nakade_point(&bent, at(&bent, "B8")), Some(at(&bent, "A9")));
+    }
+
+    #[test]
+    fn nakade_point_needs_a_killable_shape_and_one_colour() {
+        let square = Board::from_diagram(
+            "
+            . . O . . . . . .
+            . . O . . . . . .
+            O O O . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+        )
+        .unwrap();
+        assert_eq!(nakade_point(&square, at(&square, "C8")), None);
+        // The straight three with a black stone on its border.
+        let mixed = Board::from_diagram(
+            "
+            . . . O . . . . .
+            O X O O . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+        )
+        .unwrap();
+        assert_eq!(nakade_point(&mixed, at(&mixed, "C8")), None);
+        // Seven points: too big for an eye of one shape.
+        let big = Board::from_diagram(
+            "
+            . . . . . . . O .
+            O O O O O O O O .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+        )
+        .unwrap();
+        assert_eq!(nakade_point(&big, at(&big, "D8")), None);
+    }
+
+    #[test]
+    fn the_playout_plays_the_vital_point_when_asked() {
+        use crate::playout::policy::choose_move;
+        use crate::playout::PlayoutConfig;
+        use rand_xoshiro::rand_core::SeedableRng;
+        let mut b = Board::from_diagram(STRAIGHT_THREE).unwrap();
+        let cfg = PlayoutConfig {
+            atari_prob: 0.0,
+            pattern_prob: 0.0,
+            nakade_prob: 1.0,
+            ..PlayoutConfig::default()
+        };
+        let last = Some(at(&b, "C8"));
+        for seed in 0..20 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let p = choose_move(&mut b, Color::Black, last, &mut rng, &cfg);
+            assert_eq!(p, Some(at(&b, "B9")), "seed {seed}");
+        }
+        // Off (the default), the random moves go elsewhere too.
+        let off = PlayoutConfig {
+            atari_prob: 0.0,
+            pattern_prob: 0.0,
+            ..PlayoutConfig::default()
+        };
+        let elsewhere = (0..20).any(|seed| {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            choose_move(&mut b, Color::Black, last, &mut rng, &off) != Some(at(&b, "B9"))
+        });
+        assert!(elsewhere);
     }
 
     #[test]
