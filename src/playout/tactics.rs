@@ -311,8 +311,14 @@ fn nakade(b: &Board, opp: Color, stones: &[Point], l: Point) -> bool {
 /// bent three, the centre of a pyramid four, of a bulky five or of a
 /// rabbity six. A square four, a straight or bent four and regions that
 /// touch both colours have none. The first such region found around
-/// `last` gives the point.
+/// `last` gives the point. A stone with three or four empty neighbours
+/// is taken to stand in the open and is not looked around (the check
+/// runs after most playout moves, so it must be cheap where it finds
+/// nothing).
 pub(crate) fn nakade_point(b: &Board, last: Point) -> Option<Point> {
+    if b.empty_neighbors(last) > 2 {
+        return None;
+    }
     let mut seen = [last; 4];
     let mut n_seen = 0;
     for e in last.neighbors() {
