@@ -205,13 +205,6 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Number(c.playout.atari_prob),
     },
     Knob {
-        key: "nakade_prob",
-        help: "playouts: probability of playing the vital point of an eye space next to the last move (0: off)",
-        range: Range::Number(0.0, 1.0),
-        apply: |c, v| c.playout.nakade_prob = number(v),
-        get: |c| Value::Number(c.playout.nakade_prob),
-    },
-    Knob {
         key: "pattern_prob",
         help: "playouts: probability of the shape replies",
         range: Range::Number(0.0, 1.0),
