@@ -205,13 +205,6 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Number(c.playout.atari_prob),
     },
     Knob {
-        key: "other_liberty_prob",
-        help: "playouts: probability of playing an own two-liberty chain's other liberty instead of a refused self-atari (0: off)",
-        range: Range::Number(0.0, 1.0),
-        apply: |c, v| c.playout.other_liberty_prob = number(v),
-        get: |c| Value::Number(c.playout.other_liberty_prob),
-    },
-    Knob {
         key: "pattern_prob",
         help: "playouts: probability of the shape replies",
         range: Range::Number(0.0, 1.0),

@@ -19,9 +19,7 @@
 //!    unless reading calls it a snapback or a nakade
 //!    ([`PlayoutConfig::self_atari_reading`]; a self-atari in a seki is none)
 //!    (any other single-stone self-atari is refused with probability
-//!    [`PlayoutConfig::self_atari_reject`]); a refused self-atari next
-//!    to an own chain of two liberties may give way to that chain's other
-//!    liberty ([`PlayoutConfig::other_liberty_prob`], 0 by default).
+//!    [`PlayoutConfig::self_atari_reject`]).
 //!
 //! A side with no candidate passes; the playout ends after two passes or
 //! [`PlayoutConfig::playout_length`] moves per point and is scored by area
@@ -66,10 +64,6 @@ pub struct PlayoutConfig {
     /// snapback, a nakade) whatever its size; other self-ataris of two
     /// stones or more stay refused.
     pub self_atari_reading: bool,
-    /// Probability that a random move refused as a self-atari of an own
-    /// chain with two liberties is replaced by the chain's other liberty,
-    /// when that extends it to two liberties or more (0: never).
-    pub other_liberty_prob: f64,
 }
 
 impl Default for PlayoutConfig {
@@ -83,7 +77,6 @@ impl Default for PlayoutConfig {
             ladder_budget: 20,
             ladder_in_shapes: true,
             self_atari_reading: true,
-            other_liberty_prob: 0.0,
         }
     }
 }
@@ -267,35 +260,9 @@ pub(crate) fn choose_move<R: Rng>(
             if ok {
                 return Some(p);
             }
-            if cfg.other_liberty_prob > 0.0 && chance(rng, cfg.other_liberty_prob) {
-                if let Some(q) = other_liberty(b, c, p) {
-                    return Some(q);
-                }
-            }
         }
         k -= 1;
         b.swap_empties(i, k);
-    }
-    None
-}
-
-/// For a refused self-atari of `c` on `p`: the other liberty of an own
-/// chain next to `p` that has two liberties, when `c` may play it and it
-/// leaves two liberties or more.
-fn other_liberty(b: &Board, c: Color, p: Point) -> Option<Point> {
-    for s in p.neighbors() {
-        if b.get(s) != Some(c) {
-            continue;
-        }
-        let (libs, n) = tactics::liberties_upto::<2>(b, s);
-        if n != 2 {
-            continue;
-        }
-        for &q in &libs {
-            if q != p && b.is_playout_candidate(c, q) && b.liberties_after(c, q, 2) >= 2 {
-                return Some(q);
-            }
-        }
     }
     None
 }
@@ -360,46 +327,6 @@ pub(crate) fn playout<R: Rng>(
 mod tests {
     use super::*;
     use rand_xoshiro::rand_core::SeedableRng;
-
-    #[test]
-    fn a_refused_self_atari_gives_way_to_the_chains_other_liberty() {
-        // Black B1 has two liberties, A1 and C1; A1 would leave the chain
-        // in atari, C1 gives it three liberties.
-        let b = Board::from_diagram(
-            "
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            O O . . . . . . .
-            . X . . . . . . .",
-        )
-        .unwrap();
-        let (a1, c1) = (b.test_point("A1"), b.test_point("C1"));
-        assert!(b.liberties_after(Color::Black, a1, 2) < 2);
-        assert_eq!(other_liberty(&b, Color::Black, a1), Some(c1));
-        // Not for White, who has no chain there.
-        assert_eq!(other_liberty(&b, Color::White, a1), None);
-        // With C1 closed in (white C2 and D1) the other liberty is a
-        // self-atari as well: none.
-        let closed = Board::from_diagram(
-            "
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            O O O . . . . . .
-            . X . O . . . . .",
-        )
-        .unwrap();
-        assert_eq!(other_liberty(&closed, Color::Black, a1), None);
-    }
 
     /// Black E6 has just put White D6 in atari; extending to D5 runs
     /// into a ladder that Black wins.
