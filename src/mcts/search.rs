@@ -115,8 +115,7 @@ struct Worker {
 /// A value on a cache line of its own, so that one thread's writes do not
 /// evict another's (the per-thread accumulators sit side by side).
 #[repr(align(128))]
-#[derive(Default)]
-pub struct Padded<T>(pub T);
+pub(crate) struct Padded<T>(pub T);
 
 impl<T> std::ops::Deref for Padded<T> {
     type Target = T;
