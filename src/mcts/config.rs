@@ -46,13 +46,6 @@ pub struct SearchConfig {
     pub rave_equiv: f64,
     /// UCT exploration constant (0: rely on priors and RAVE).
     pub uct_c: f64,
-    /// Criticality in RAVE (an experiment, 0: off): a node with more than
-    /// `crit_min_visits` visits gets `crit_rave · criticality · AMAF
-    /// visits` virtual AMAF wins (losses where the criticality is
-    /// negative); see [`super::tree::criticality`].
-    pub crit_rave: f64,
-    /// Visits a node needs before its criticality counts.
-    pub crit_min_visits: u32,
 
     // --- Priors ---
     /// Where the priors of moves entering the tree come from.
@@ -163,8 +156,6 @@ impl Default for SearchConfig {
             expand_visits: 8,
             rave_equiv: 1000.0,
             uct_c: 0.0,
-            crit_rave: 0.0,
-            crit_min_visits: 2000,
             prior_source: PriorSource::Patterns,
             prior: PriorConfig::default(),
             pattern_prior: PatternPriorConfig::default(),

@@ -13,8 +13,7 @@ use super::nn_prior::{NnRequest, NnScratch};
 use super::prior::{priors_nn, Prior, PriorContext, PriorScratch};
 use super::time::TimeBudget;
 use super::tree::{
-    criticality, decode_move, encode_move, rave_value, with_criticality, Tree, EXPANDED, EXPANDING,
-    FULL, LEAF, PASS,
+    decode_move, encode_move, rave_value, Tree, EXPANDED, EXPANDING, FULL, LEAF, PASS,
 };
 use super::SearchConfig;
 use crate::board::Board;
@@ -505,19 +504,12 @@ impl<'a> Search<'a> {
             }
         };
         let opp = self.color.opponent();
-        let crit = self.cfg.crit_rave > 0.0;
         for (d, &ni) in w.path.iter().enumerate() {
             let n = tree.node(ni);
             tree.score(ni).add(end.margin);
             if d > 0 {
                 let mover = if d % 2 == 1 { self.color } else { opp };
                 n.wins2.fetch_add(win2(mover), Relaxed);
-                let mv = n.mv.load(Relaxed);
-                if crit && mv != PASS {
-                    let owner = w.owner[mv as usize];
-                    tree.owners(ni)
-                        .add(owner == sign(mover), owner_win2(owner, black2));
-                }
             }
             let to_move = if d % 2 == 0 { self.color } else { opp };
             let code = to_move as u8;
@@ -549,28 +541,13 @@ impl<'a> Search<'a> {
                 continue;
             }
             let (pv, pw) = n.prior();
-            let (mut av, mut aw) = (
-                n.amaf_visits.load(Relaxed) as f64,
-                n.amaf_wins2.load(Relaxed) as f64 / 2.0,
-            );
-            let visits = n.visits();
-            if self.cfg.crit_rave > 0.0 && visits > self.cfg.crit_min_visits {
-                let sd = tree.owner_data(ch);
-                let crit = criticality(
-                    visits as f64,
-                    n.wins(),
-                    sd.mover_owns as f64,
-                    sd.winner_owns2 as f64,
-                );
-                (av, aw) = with_criticality(av, aw, crit, self.cfg.crit_rave);
-            }
             let v = rave_value(
-                visits as f64,
+                n.visits() as f64,
                 n.wins(),
                 pv as f64,
                 pw as f64,
-                av,
-                aw,
+                n.amaf_visits.load(Relaxed) as f64,
+                n.amaf_wins2.load(Relaxed) as f64 / 2.0,
                 parent,
                 self.cfg.rave_equiv,
                 self.cfg.uct_c,
@@ -749,27 +726,6 @@ impl<'a> Search<'a> {
 }
 
 /// The superko key of a position under `ko`.
-/// A colour's owner code in the playout's owner map.
-fn sign(c: Color) -> i8 {
-    if c == Color::Black {
-        1
-    } else {
-        -1
-    }
-}
-
-/// What [`super::tree::OwnerStats::add`] counts for the winner: 2 when the
-/// playout's winner owns the point (`owner`, with `black2` twice Black's
-/// result), 1 for a draw with an owner, else 0.
-fn owner_win2(owner: i8, black2: u32) -> u32 {
-    match (black2, owner) {
-        (_, 0) => 0,
-        (1, _) => 1,
-        (2, 1) | (0, -1) => 2,
-        _ => 0,
-    }
-}
-
 fn key(ko: KoRule, h: StoneHash, to_move: Color) -> u64 {
     match ko {
         KoRule::Situational => SituationHash::new(h, to_move).0,
@@ -958,40 +914,6 @@ mod tests {
         let hand = root_prior_rates(PriorSource::Hand);
         assert_eq!(rate(&hand, 2, 3), rate(&hand, 3, 9));
         assert_ne!(rate(&pat, 2, 3), rate(&pat, 3, 9));
-    }
-
-    /// The owner counts behind the criticality: kept only while it is on,
-    /// and within the node's visits.
-    #[test]
-    fn owner_counts_follow_the_criticality_knob() {
-        let game = Game::new(7, Rules::default(), crate::komi::Komi::default()).unwrap();
-        let counts = |crit_rave: f64| {
-            let cfg = SearchConfig {
-                threads: 1,
-                crit_rave,
-                crit_min_visits: 50,
-                ..SearchConfig::default()
-            };
-            let tree = Tree::new(1 << 16);
-            let mut s = black_search(&tree, &cfg, &game);
-            s.limits.playouts = Some(600);
-            s.run(7, Duration::from_secs(3600), None);
-            let mut total = (0u64, 0u64);
-            for c in tree.children(0) {
-                let d = tree.owner_data(c);
-                let visits = tree.node(c).visits();
-                assert!(d.mover_owns <= visits, "{d:?}");
-                assert!(d.winner_owns2 <= 2 * visits, "{d:?}");
-                total.0 += u64::from(d.mover_owns);
-                total.1 += u64::from(d.winner_owns2);
-            }
-            total
-        };
-        assert_eq!(counts(0.0), (0, 0));
-        let (owns, winner2) = counts(1.0);
-        // Black's stone on its point mostly stays Black's to the end.
-        assert!(owns > 300, "{owns}");
-        assert!(winner2 > 0, "{winner2}");
     }
 }
 

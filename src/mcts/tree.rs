@@ -81,54 +81,6 @@ pub struct ScoreStats {
     sum_sq: AtomicU64,
 }
 
-/// How the playouts through one node left the node's point: the counts
-/// [`criticality`] reads, kept only while `crit_rave` is on (their arena
-/// is allocated on first use, so a search without it takes no memory for
-/// them, outside the node budget); 8 bytes a node.
-#[derive(Default, Debug)]
-pub(crate) struct OwnerStats {
-    /// Playouts that ended with the point owned by the player who made
-    /// the node's move.
-    mover_owns: AtomicU32,
-    /// Twice the playouts that ended with the point owned by the winner (a
-    /// draw counts 1 when anyone owns it).
-    winner_owns2: AtomicU32,
-}
-
-/// A plain copy of [`OwnerStats`].
-#[derive(Copy, Clone, Debug, Default, PartialEq)]
-pub(crate) struct OwnerData {
-    pub mover_owns: u32,
-    pub winner_owns2: u32,
-}
-
-impl OwnerStats {
-    /// Counts one playout's owner of the point: `mover` whether the mover
-    /// owns it, `winner2` 2 when the winner owns it, 1 for a draw with an
-    /// owner, else 0.
-    #[inline]
-    pub(crate) fn add(&self, mover: bool, winner2: u32) {
-        if mover {
-            self.mover_owns.fetch_add(1, Relaxed);
-        }
-        if winner2 > 0 {
-            self.winner_owns2.fetch_add(winner2, Relaxed);
-        }
-    }
-
-    fn get(&self) -> OwnerData {
-        OwnerData {
-            mover_owns: self.mover_owns.load(Relaxed),
-            winner_owns2: self.winner_owns2.load(Relaxed),
-        }
-    }
-
-    fn set(&self, d: OwnerData) {
-        self.mover_owns.store(d.mover_owns, Relaxed);
-        self.winner_owns2.store(d.winner_owns2, Relaxed);
-    }
-}
-
 /// A plain copy of [`ScoreStats`].
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct ScoreData {
@@ -281,7 +233,6 @@ pub(crate) fn decode_move(code: u16) -> Move {
 pub struct Tree {
     chunks: Vec<OnceLock<Box<[Node]>>>,
     score_chunks: Vec<OnceLock<Box<[ScoreStats]>>>,
-    owner_chunks: Vec<OnceLock<Box<[OwnerStats]>>>,
     next: AtomicU32,
     cap: u32,
 }
@@ -322,7 +273,6 @@ impl Tree {
         let t = Tree {
             chunks: (0..n_chunks).map(|_| OnceLock::new()).collect(),
             score_chunks: (0..n_chunks).map(|_| OnceLock::new()).collect(),
-            owner_chunks: (0..n_chunks).map(|_| OnceLock::new()).collect(),
             next: AtomicU32::new(1),
             cap,
         };
@@ -349,29 +299,6 @@ impl Tree {
         &chunk[i as usize & (CHUNK - 1)]
     }
 
-    /// The owner counts of node `i` (allocating their chunk on first use).
-    #[inline]
-    pub(crate) fn owners(&self, i: u32) -> &OwnerStats {
-        let chunk = self.owner_chunks[(i >> CHUNK_BITS) as usize]
-            .get_or_init(|| (0..CHUNK).map(|_| OwnerStats::default()).collect());
-        &chunk[i as usize & (CHUNK - 1)]
-    }
-
-    /// The owner counts of node `i`; nothing (and no allocation) while
-    /// none were kept in its chunk.
-    pub(crate) fn owner_data(&self, i: u32) -> OwnerData {
-        self.owner_chunks[(i >> CHUNK_BITS) as usize]
-            .get()
-            .map_or(OwnerData::default(), |c| c[i as usize & (CHUNK - 1)].get())
-    }
-
-    /// Empties the owner counts of node `i` where its chunk has them.
-    fn reset_owners(&self, i: u32) {
-        if let Some(c) = self.owner_chunks[(i >> CHUNK_BITS) as usize].get() {
-            c[i as usize & (CHUNK - 1)].set(OwnerData::default());
-        }
-    }
-
     /// Resets node `first + k` for each `(mv, prior visits, prior wins)`,
     /// with empty score statistics.
     pub(crate) fn init_children(&self, first: u32, moves: &[(u16, f32, f32)]) {
@@ -379,7 +306,6 @@ impl Tree {
             let i = first + k as u32;
             self.node(i).init(mv, pv, pw);
             self.score(i).set(&ScoreData::default());
-            self.reset_owners(i);
         }
     }
 
@@ -458,7 +384,6 @@ impl Tree {
         self.next.store(1, Relaxed);
         self.node(0).init(PASS, 0.0, 0.0);
         self.score(0).set(&ScoreData::default());
-        self.reset_owners(0);
     }
 
     /// Makes node `new_root` the root, keeping its subtree and dropping the
@@ -500,47 +425,12 @@ impl Tree {
         for &old in &old_index {
             scores.push(self.score_data(old));
         }
-        let owners: Vec<OwnerData> = if self.owner_chunks.iter().any(|c| c.get().is_some()) {
-            old_index.iter().map(|&old| self.owner_data(old)).collect()
-        } else {
-            Vec::new()
-        };
         for (i, (d, sc)) in out.iter().zip(&scores).enumerate() {
             self.node(i as u32).restore(d);
             self.score(i as u32).set(sc);
         }
-        for (i, &o) in owners.iter().enumerate() {
-            self.owners(i as u32).set(o);
-        }
         self.next.store(out.len() as u32, Relaxed);
     }
-}
-
-/// The criticality of a node's point (pure): how much more often the
-/// winner of a playout owns it at the end than if owning it and winning
-/// were independent, `P(winner owns) - (P(mover owns) P(mover wins) +
-/// (1 - P(mover owns)) (1 - P(mover wins)))`, from the node's counts
-/// (`visits` playouts, `mover_wins` of them won by the mover, `mover_owns`
-/// leaving the point to the mover, `winner_owns2` twice those leaving it
-/// to the winner). Positive where the game turns on the point (a
-/// capturing race, a vital point), near 0 where it does not; 0 without
-/// visits.
-pub fn criticality(visits: f64, mover_wins: f64, mover_owns: f64, winner_owns2: f64) -> f64 {
-    if visits <= 0.0 {
-        return 0.0;
-    }
-    let q = mover_wins / visits;
-    let o = mover_owns / visits;
-    winner_owns2 / 2.0 / visits - (o * q + (1.0 - o) * (1.0 - q))
-}
-
-/// AMAF statistics `(visits, wins)` with criticality `crit` added as
-/// `k · crit · visits` virtual wins (pure; a negative criticality takes
-/// as many away as losses), never below nothing.
-pub fn with_criticality(amaf_visits: f64, amaf_wins: f64, crit: f64, k: f64) -> (f64, f64) {
-    let extra = k * crit * amaf_visits;
-    let v = (amaf_visits + extra).max(0.0);
-    (v, (amaf_wins + extra).clamp(0.0, v))
 }
 
 /// The value of a child for selection (pure): the prior-smoothed win rate
@@ -629,56 +519,6 @@ mod tests {
     }
 
     #[test]
-    fn criticality_measures_owning_and_winning_together() {
-        // Owner independent of the winner: P(mover owns) 0.5 and P(mover
-        // wins) 0.6, the winner owning it half the time.
-        assert!(criticality(100.0, 60.0, 50.0, 100.0).abs() < 1e-12);
-        // Whoever owns the point wins (a capturing race), at even odds:
-        // 1 - 0.5 = 0.5.
-        assert!((criticality(100.0, 50.0, 50.0, 200.0) - 0.5).abs() < 1e-12);
-        // The mover always owns it and wins 60%: owning says nothing.
-        assert!(criticality(100.0, 60.0, 100.0, 120.0).abs() < 1e-12);
-        // The loser always owns it: negative.
-        assert!(criticality(100.0, 50.0, 50.0, 0.0) < -0.4);
-        assert_eq!(criticality(0.0, 0.0, 0.0, 0.0), 0.0);
-    }
-
-    #[test]
-    fn criticality_moves_the_amaf_rate() {
-        // 100 AMAF visits at 40%: a criticality of 0.2 at k = 1 adds 20
-        // virtual wins.
-        let (v, w) = with_criticality(100.0, 40.0, 0.2, 1.0);
-        assert_eq!((v, w), (120.0, 60.0));
-        let (v, w) = with_criticality(100.0, 40.0, -0.2, 1.0);
-        assert!(w / v < 0.4, "{w}/{v}");
-        assert_eq!(with_criticality(100.0, 40.0, 0.0, 1.1), (100.0, 40.0));
-        // Never below nothing.
-        assert_eq!(with_criticality(100.0, 40.0, -1.0, 2.0), (0.0, 0.0));
-        assert_eq!(with_criticality(0.0, 0.0, 0.5, 1.0), (0.0, 0.0));
-    }
-
-    #[test]
-    fn owner_counts_take_no_memory_until_used() {
-        let mut t = Tree::new(4096);
-        assert_eq!(t.owner_data(5), OwnerData::default());
-        assert!(t.owner_chunks.iter().all(|c| c.get().is_none()));
-        t.clear();
-        assert!(t.owner_chunks.iter().all(|c| c.get().is_none()));
-        t.owners(5).add(true, 2);
-        t.owners(5).add(false, 1);
-        assert_eq!(
-            t.owner_data(5),
-            OwnerData {
-                mover_owns: 1,
-                winner_owns2: 3
-            }
-        );
-        // A node initialised again starts empty.
-        t.init_children(5, &[(40, 1.0, 0.5)]);
-        assert_eq!(t.owner_data(5), OwnerData::default());
-    }
-
-    #[test]
     fn score_statistics_are_exact_sums() {
         let t = Tree::new(1024);
         assert_eq!(t.score_data(0).mean(), None);
@@ -711,7 +551,6 @@ mod tests {
         }
         let mid = f + 1;
         t.score(g + 1).add(-7);
-        t.owners(g + 1).add(true, 1);
         t.score(mid).add(5);
         t.node(mid).first_child.store(g, Relaxed);
         t.node(mid).n_children.store(2, Relaxed);
@@ -729,11 +568,5 @@ mod tests {
         assert_eq!(t.score_data(0).sum, 5);
         assert_eq!(t.score_data(1).sum_sq, 0);
         assert_eq!(t.score_data(2).sum, -7);
-        let moved = OwnerData {
-            mover_owns: 1,
-            winner_owns2: 1,
-        };
-        assert_eq!(t.owner_data(2), moved);
-        assert_eq!(t.owner_data(1), OwnerData::default());
     }
 }

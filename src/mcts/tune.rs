@@ -140,21 +140,6 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Number(c.uct_c),
     },
     Knob {
-        key: "crit_rave",
-        help:
-            "criticality in RAVE: virtual AMAF wins per AMAF visit and unit of criticality (0: off)",
-        range: Range::Number(0.0, 10.0),
-        apply: |c, v| c.crit_rave = number(v),
-        get: |c| Value::Number(c.crit_rave),
-    },
-    Knob {
-        key: "crit_min_visits",
-        help: "criticality in RAVE: visits a node needs before it counts",
-        range: Range::Whole(1, 1_000_000_000),
-        apply: |c, v| c.crit_min_visits = whole(v),
-        get: |c| Value::Whole(c.crit_min_visits),
-    },
-    Knob {
         key: "expand_visits",
         help: "visits a node below the root needs before it gets children",
         range: Range::Whole(1, 1_000_000),
