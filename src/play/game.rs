@@ -302,7 +302,7 @@ pub fn play_game_timed(
     cfg: &GameConfig,
     black: &mut dyn Contestant,
     white: &mut dyn Contestant,
-    referee: Option<&mut Referee>,
+    mut referee: Option<&mut Referee>,
     stop: &AtomicBool,
     time: &dyn TimeSource,
 ) -> GameRecord {
@@ -333,6 +333,8 @@ pub fn play_game_timed(
     let mut cleanup = false;
     let mut cleanup_start = 0;
     let mut passes = 0;
+    // The referee's verdict at the two passes, when it was asked then.
+    let mut ruling: Option<Ruling> = None;
     let mut winrates: Vec<Option<f32>> = Vec::new();
     let mut visits: Vec<Vec<(Move, u32)>> = Vec::new();
     // Until a fault, or the end of the game (and of its clean-up).
@@ -460,7 +462,11 @@ pub fn play_game_timed(
                 break;
             }
             ending = Some(Ending::TwoPasses);
-            if cfg.cleanup && referee.is_none() {
+            if let (true, Some(r)) = (cfg.cleanup, referee.as_deref_mut()) {
+                ruling = Some(check_referee(r, &game, stop));
+            }
+            let disputed = matches!(ruling, Some(Ruling::Disputed(_)));
+            if cfg.cleanup && (referee.is_none() || disputed) {
                 cleanup = true;
                 cleanup_start = game.moves().len();
                 passes = 0;
@@ -480,9 +486,14 @@ pub fn play_game_timed(
     visits.truncate(game.moves().len());
     let ending = ending.unwrap_or(Ending::TwoPasses);
     let (result, scoring) = match &ending {
-        Ending::TwoPasses | Ending::MoveCap => {
-            score(&game, cleanup.then_some(cleanup_start), referee, stop)
-        }
+        Ending::TwoPasses | Ending::MoveCap => match ruling {
+            Some(Ruling::Agreed(res)) => (res, "referee final_score".into()),
+            Some(Ruling::Disputed(note)) => {
+                let (res, how) = score(&game, cleanup.then_some(cleanup_start), None, stop);
+                (res, format!("{note}; {how}"))
+            }
+            _ => score(&game, cleanup.then_some(cleanup_start), referee, stop),
+        },
         Ending::Resignation(c) => (GameResult::Resign(c.opponent()), "resignation".into()),
         Ending::IllegalMove { by, .. } | Ending::Crash { by, .. } => {
             (GameResult::Forfeit(by.opponent()), "forfeit".into())
@@ -572,6 +583,41 @@ pub fn count_after_cleanup(game: &Game, start: usize) -> endgame::Count {
         };
     }
     endgame::count(&before, &chains)
+}
+
+/// The referee's `final_score` at the two passes, checked against our own
+/// count.
+enum Ruling {
+    /// The referee's result, whose winner our count agrees with (or which
+    /// our count could not check).
+    Agreed(GameResult),
+    /// The two name different winners (the referee's dead stones are
+    /// GNU Go's guess, and GNU Go calls some sekis dead): the game goes
+    /// on in clean-up mode, where each side can capture what it holds
+    /// dead, and is counted as a game without a referee. The note says
+    /// both results.
+    Disputed(String),
+    /// The referee failed: the end of the game asks it again, as without
+    /// the check.
+    Failed,
+}
+
+/// Asks the referee for the score of `game` at its two passes and checks
+/// the winner against [`count_finished`].
+fn check_referee(r: &mut Referee, game: &Game, stop: &AtomicBool) -> Ruling {
+    let Ok(theirs) = r.score(game, stop) else {
+        return Ruling::Failed;
+    };
+    let ours = count_finished(game);
+    if ours.result().winner() == theirs.winner() {
+        Ruling::Agreed(theirs)
+    } else {
+        Ruling::Disputed(format!(
+            "referee final_score {theirs} disputed by the count {} at the two passes, \
+             so played on in clean-up mode",
+            ours.result()
+        ))
+    }
 }
 
 fn score(

@@ -13,7 +13,10 @@
 //! chains the clean-up captured dead, so that no clean-up stone costs its
 //! player a point: [`count_after_cleanup`]. A
 //! clean-up that changes nothing (two passes straight away) is taken back,
-//! so the record ends at the game's own two passes.
+//! so the record ends at the game's own two passes. A referee's
+//! `final_score` is checked at the two passes against
+//! [`count_finished`]; when they name different winners the clean-up and
+//! the count decide, and the scoring note names both.
 //!
 //! Faults are part of the record, never a reason to stop: an unreadable or
 //! illegal move loses by forfeit (`B+F`/`W+F`), a crash loses by forfeit, a
