@@ -91,9 +91,6 @@ pub struct PriorConfig {
     pub prior_escape: f32,
     /// Prior losses (visits without wins) for a self-atari.
     pub prior_self_atari: f32,
-    /// Experiment: no self-atari losses for a self-atari that the
-    /// playouts' reading calls good (a snapback or a nakade).
-    pub read_self_atari: bool,
     /// Prior wins (and visits) for a 3x3 shape ([`SHAPES`](crate::playout::shapes::SHAPES)).
     pub prior_shape: f32,
     /// Prior wins (and visits) for a move next to one of the last two
@@ -116,7 +113,6 @@ impl Default for PriorConfig {
             prior_capture_many: 30.0,
             prior_escape: 20.0,
             prior_self_atari: 15.0,
-            read_self_atari: false,
             prior_shape: 10.0,
             prior_near_last: [12.0, 6.0],
             prior_empty_low: 15.0,
@@ -201,10 +197,7 @@ pub fn hand_prior(
     if escapes && libs >= 2 {
         bonus(&mut pr, cfg.prior_escape);
     }
-    if libs < 2
-        && captured == 0
-        && !(cfg.read_self_atari && crate::playout::tactics::good_self_atari(b, c, p))
-    {
+    if libs < 2 && captured == 0 {
         pr.visits += cfg.prior_self_atari;
     }
     if is_shape(b, p) {
@@ -615,45 +608,5 @@ mod tests {
         let sa = hand_prior(&b, Color::White, at(&b, "B5"), None, None, &cfg);
         let plain_w = hand_prior(&b, Color::White, at(&b, "D3"), None, None, &cfg);
         assert!(sa.wins / sa.visits < plain_w.wins / plain_w.visits);
-    }
-
-    #[test]
-    fn read_self_atari_spares_a_nakade_only() {
-        // Black C4 makes a bent three in atari inside White's eye space of
-        // four (a nakade); in the open space below it is a plain self-atari.
-        let b = Board::from_diagram(
-            "
-            . . . . . . .
-            . O O O O . .
-            . O X X O . .
-            . O . . O . .
-            . O O O O . .
-            . . . . . . .
-            . . . . . . .",
-        )
-        .unwrap();
-        let off = PriorConfig::default();
-        let on = PriorConfig {
-            read_self_atari: true,
-            ..PriorConfig::default()
-        };
-        let nakade =
-            |cfg: &PriorConfig| hand_prior(&b, Color::Black, at(&b, "C4"), None, None, cfg);
-        assert_eq!(
-            nakade(&on).visits,
-            nakade(&off).visits - off.prior_self_atari
-        );
-        assert_eq!(nakade(&on).wins, nakade(&off).wins);
-        let w = Board::from_diagram(
-            "
-            . . X . .
-            . X . . .
-            . . . . .
-            . . . . .
-            . . . . .",
-        )
-        .unwrap();
-        let plain = |cfg: &PriorConfig| hand_prior(&w, Color::White, at(&w, "B5"), None, None, cfg);
-        assert_eq!(plain(&on), plain(&off));
     }
 }

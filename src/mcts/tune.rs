@@ -196,13 +196,6 @@ pub const KNOBS: &[Knob] = &[
         apply: |c, v| c.prior.prior_even = number(v) as f32,
         get: |c| Value::Number(f64::from(c.prior.prior_even)),
     },
-    Knob {
-        key: "prior_read_self_atari",
-        help: "hand priors: no self-atari losses for a snapback or a nakade (experiment)",
-        range: Range::YesNo,
-        apply: |c, v| c.prior.read_self_atari = flag(v),
-        get: |c| Value::Flag(c.prior.read_self_atari),
-    },
     // Playout.
     Knob {
         key: "atari_prob",
