@@ -333,7 +333,8 @@ pub fn play_game_timed(
     let mut cleanup = false;
     let mut cleanup_start = 0;
     let mut passes = 0;
-    // The referee's verdict at the two passes, when it was asked then.
+    // The referee's verdict at the two passes, when it was asked then and
+    // answered.
     let mut ruling: Option<Ruling> = None;
     let mut winrates: Vec<Option<f32>> = Vec::new();
     let mut visits: Vec<Vec<(Move, u32)>> = Vec::new();
@@ -463,7 +464,7 @@ pub fn play_game_timed(
             }
             ending = Some(Ending::TwoPasses);
             if let (true, Some(r)) = (cfg.cleanup, referee.as_deref_mut()) {
-                ruling = Some(check_referee(r, &game, stop));
+                ruling = check_referee(r, &game, stop);
             }
             let disputed = matches!(ruling, Some(Ruling::Disputed(_)));
             if cfg.cleanup && (referee.is_none() || disputed) {
@@ -492,7 +493,7 @@ pub fn play_game_timed(
                 let (res, how) = score(&game, cleanup.then_some(cleanup_start), None, stop);
                 (res, format!("{note}; {how}"))
             }
-            _ => score(&game, cleanup.then_some(cleanup_start), referee, stop),
+            None => score(&game, cleanup.then_some(cleanup_start), referee, stop),
         },
         Ending::Resignation(c) => (GameResult::Resign(c.opponent()), "resignation".into()),
         Ending::IllegalMove { by, .. } | Ending::Crash { by, .. } => {
@@ -588,8 +589,7 @@ pub fn count_after_cleanup(game: &Game, start: usize) -> endgame::Count {
 /// The referee's `final_score` at the two passes, checked against our own
 /// count.
 enum Ruling {
-    /// The referee's result, whose winner our count agrees with (or which
-    /// our count could not check).
+    /// The referee's result, whose winner our count agrees with.
     Agreed(GameResult),
     /// The two name different winners (the referee's dead stones are
     /// GNU Go's guess, and GNU Go calls some sekis dead): the game goes
@@ -597,27 +597,22 @@ enum Ruling {
     /// dead, and is counted as a game without a referee. The note says
     /// both results.
     Disputed(String),
-    /// The referee failed: the end of the game asks it again, as without
-    /// the check.
-    Failed,
 }
 
 /// Asks the referee for the score of `game` at its two passes and checks
-/// the winner against [`count_finished`].
-fn check_referee(r: &mut Referee, game: &Game, stop: &AtomicBool) -> Ruling {
-    let Ok(theirs) = r.score(game, stop) else {
-        return Ruling::Failed;
-    };
-    let ours = count_finished(game);
-    if ours.result().winner() == theirs.winner() {
+/// the winner against [`count_finished`]; none when the referee fails (the
+/// end of the game then asks it again, as without the check).
+fn check_referee(r: &mut Referee, game: &Game, stop: &AtomicBool) -> Option<Ruling> {
+    let theirs = r.score(game, stop).ok()?;
+    let ours = count_finished(game).result();
+    Some(if ours.winner() == theirs.winner() {
         Ruling::Agreed(theirs)
     } else {
         Ruling::Disputed(format!(
-            "referee final_score {theirs} disputed by the count {} at the two passes, \
-             so played on in clean-up mode",
-            ours.result()
+            "referee final_score {theirs} disputed by the count {ours} at the two passes, \
+             so played on in clean-up mode"
         ))
-    }
+    })
 }
 
 fn score(
