@@ -39,8 +39,10 @@ fn text(b: &[u8]) -> String {
 
 /// A network of no blocks and one channel whose policy prefers the top
 /// left point by 20 logits: the channel is `relu(1 - [left, above and
-/// above-left points on the board])`, 1 at the top left corner alone. Its
-/// header names 9x9.
+/// above-left points on the board] + 0.5 [the previous move below-left])`,
+/// 1 at the top left corner alone, 0.5 up and right of the previous move
+/// on the edge (B9 after A8), 0 elsewhere (up to rounding). Its header
+/// names 9x9.
 fn corner_net() -> Network {
     let shape = Shape {
         planes: 24,
@@ -52,6 +54,8 @@ fn corner_net() -> Network {
     for k in [0, 1, 3] {
         w[22 * 9 + k] = -1.0;
     }
+    // Plane 17, the previous move, at the kernel's bottom left.
+    w[17 * 9 + 6] = 0.5;
     w.extend([1.0, 1.0, 0.0, 0.0, 0.0, 20.0, 0.0, 0.0, 0.0, -50.0]);
     let header = "kosumi nn weights\ndata: test: 1 positions of 9x9, 24 planes\n";
     Network::from_weights(header.to_string(), shape, &w).expect("corner net")
@@ -115,9 +119,8 @@ fn the_policy_player_plays_the_networks_top_move() {
     let answers = text(&out.stdout);
     let err = text(&out.stderr);
     assert!(out.status.success(), "{err}");
-    // A9 first; then the corner's left and above neighbours... none: A9
-    // is taken, and every other point scores alike, so the first legal
-    // point in order (B9).
+    // A9 first; then, A9 taken, B9 (up and right of White's A8) by 10
+    // logits over every other point.
     let moves: Vec<&str> = answers
         .lines()
         .filter_map(|l| l.strip_prefix("= "))

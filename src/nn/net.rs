@@ -41,10 +41,22 @@
 //! ## Evaluation
 //!
 //! [`Evaluator`] holds every buffer for one board size and a largest
-//! batch, so that an evaluation allocates nothing. A 3x3 convolution is
-//! an im2col copy and one single-precision matrix product
-//! ([`matrixmultiply::sgemm`], with AVX2 and FMA kernels chosen at run
-//! time) over the whole batch.
+//! batch, so that an evaluation allocates nothing. A 3x3 convolution
+//! runs in Winograd's minimal filtering form F(4x4, 3x3) (Lavin and Gray,
+//! "Fast Algorithms for Convolutional Neural Networks", 2015): the board,
+//! padded to a multiple of 4, is cut into 4x4 output tiles, each read
+//! through its 6x6 input tile; the tiles and the kernels (once, when the
+//! network is read) are transformed so that the convolution becomes 36
+//! single-precision matrix products, one per point of the 6x6 domain,
+//! over all the tiles of the batch, and a transform back. It does the
+//! work of a direct convolution with about a quarter of the
+//! multiplications, and its results differ from it by rounding only.
+//! The activations are point-major (the channels of a point side by
+//! side), so that the transforms run over the channels in vector
+//! registers; the products read their operands in place (`gemm`). The
+//! whole convolution is compiled twice, plain and for AVX2 with FMA, and
+//! the second runs where the CPU has them (checked once per
+//! [`Evaluator`]).
 
 use super::NnError;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
@@ -83,11 +95,21 @@ impl Shape {
     }
 }
 
-/// A 3x3 convolution's weights, `[out][in][3][3]`, and bias.
+/// A 3x3 convolution's weights, `[out][in][3][3]`, and bias, with the
+/// weights in the Winograd domain ([`winograd_weights`]).
 #[derive(Clone, Debug)]
 struct Conv {
     w: Vec<f32>,
     b: Vec<f32>,
+    /// `G g G^T` of each kernel `g`, `[36][in][out]`.
+    u: Vec<f32>,
+}
+
+impl Conv {
+    fn new(w: Vec<f32>, b: Vec<f32>, cin: usize) -> Conv {
+        let u = winograd_weights(&w, cin, b.len());
+        Conv { w, b, u }
+    }
 }
 
 /// A network's weights.
@@ -144,9 +166,9 @@ impl Network {
         }
         let c = shape.channels;
         let mut t = Take(w);
-        let conv = |i: usize, o: usize, t: &mut Take| Conv {
-            w: t.vec(o * i * 9),
-            b: t.vec(o),
+        let conv = |i: usize, o: usize, t: &mut Take| {
+            let w = t.vec(o * i * 9);
+            Conv::new(w, t.vec(o), i)
         };
         let input = conv(shape.planes, c, &mut t);
         let blocks = (0..shape.blocks)
@@ -348,7 +370,9 @@ impl Network {
         Network::from_bytes(&bytes).map_err(|e| NnError::Format(format!("{}: {e}", path.display())))
     }
 
-    /// Multiply-adds of one evaluation on a `size` board.
+    /// Floating-point operations (two a multiply-add) of one evaluation on
+    /// a `size` board with direct convolutions: the work the rates of
+    /// `bench --nn` are quoted in (the Winograd path does fewer).
     pub fn flops(&self, size: usize) -> f64 {
         let a = (size * size) as f64;
         let c = self.shape.channels as f64;
@@ -358,6 +382,7 @@ impl Network {
 }
 
 /// Buffers to evaluate a [`Network`] on one board size, up to a batch.
+/// The activations are point-major: `[batch * size * size][channels]`.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     size: usize,
@@ -365,8 +390,37 @@ pub struct Evaluator {
     x: Vec<f32>,
     t: Vec<f32>,
     y: Vec<f32>,
-    col: Vec<f32>,
+    wino: WinoBuffers,
     hidden: Vec<f32>,
+    /// Run the convolutions' AVX2 and FMA code (where the CPU has them).
+    simd: bool,
+}
+
+/// Whether this CPU runs [`conv3x3`]'s AVX2 and FMA code.
+fn simd_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The buffers of one Winograd convolution.
+#[derive(Clone, Debug)]
+struct WinoBuffers {
+    /// Input tiles in the Winograd domain, `[36][tiles][in]`.
+    v: Vec<f32>,
+    /// Their products with the weights, `[36][tiles][out]`.
+    m: Vec<f32>,
+    /// One tile half transformed, `[6][6][channels]`.
+    half: Vec<f32>,
+    /// One row of a tile's outputs, `[4][out]`.
+    row: Vec<f32>,
+    /// Zeros: the padding's channels.
+    zeros: Vec<f32>,
 }
 
 impl Evaluator {
@@ -377,6 +431,7 @@ impl Evaluator {
         let n = max_batch * size * size;
         let c = net.shape.channels;
         let wide = c.max(net.shape.planes);
+        let tiles = max_batch * size.div_ceil(4).pow(2);
         // `x` and `y` swap after each block, so both fit the input planes.
         Evaluator {
             size,
@@ -384,8 +439,15 @@ impl Evaluator {
             x: vec![0.0; wide * n],
             t: vec![0.0; c * n],
             y: vec![0.0; wide * n],
-            col: vec![0.0; 9 * wide * n],
+            wino: WinoBuffers {
+                v: vec![0.0; 36 * wide * tiles],
+                m: vec![0.0; 36 * c * tiles],
+                half: vec![0.0; 36 * wide],
+                row: vec![0.0; 4 * c],
+                zeros: vec![0.0; wide],
+            },
             hidden: vec![0.0; net.shape.value_hidden.max(1)],
+            simd: simd_available(),
         }
     }
 
@@ -421,71 +483,38 @@ impl Evaluator {
         let n = batch * area;
         let c = net.shape.channels;
         let planes = net.shape.planes;
-        // Input planes, position-major, to channel-major [planes][batch * area].
-        let y = &mut self.y[..planes.max(c) * n];
+        // Input planes, plane-major per position, to point-major
+        // [batch * area][planes].
+        let y = &mut self.y[..planes * n];
         for b in 0..batch {
             for p in 0..planes {
                 let src = &input[(b * planes + p) * area..(b * planes + p + 1) * area];
-                y[p * n + b * area..p * n + (b + 1) * area].copy_from_slice(src);
+                for (i, &s) in src.iter().enumerate() {
+                    y[(b * area + i) * planes + p] = s;
+                }
             }
         }
-        conv3x3(
-            &net.input,
-            planes,
-            c,
-            &self.y,
-            &mut self.x,
-            None,
-            &mut self.col,
-            self.size,
-            batch,
-        );
+        let (size, w) = ((self.size, batch, self.simd), &mut self.wino);
+        conv3x3(&net.input, planes, c, &self.y, &mut self.x, None, w, size);
         for (c1, c2) in &net.blocks {
-            conv3x3(
-                c1,
-                c,
-                c,
-                &self.x,
-                &mut self.t,
-                None,
-                &mut self.col,
-                self.size,
-                batch,
-            );
-            conv3x3(
-                c2,
-                c,
-                c,
-                &self.t,
-                &mut self.y,
-                Some(&self.x),
-                &mut self.col,
-                self.size,
-                batch,
-            );
+            conv3x3(c1, c, c, &self.x, &mut self.t, None, w, size);
+            conv3x3(c2, c, c, &self.t, &mut self.y, Some(&self.x), w, size);
             std::mem::swap(&mut self.x, &mut self.y);
         }
         let x = &self.x[..c * n];
+        let (w1a, w1b) = net.policy_w1.split_at(c);
         for b in 0..batch {
             let out = &mut policy[b * (area + 1)..(b + 1) * (area + 1)];
-            for (p, o) in out[..area].iter_mut().enumerate() {
-                let mut h = [net.policy_b1[0], net.policy_b1[1]];
-                for (k, hk) in h.iter_mut().enumerate() {
-                    let w = &net.policy_w1[k * c..(k + 1) * c];
-                    for (ch, &wc) in w.iter().enumerate() {
-                        *hk += wc * x[ch * n + b * area + p];
-                    }
-                }
-                *o = net.policy_b2
-                    + net.policy_w2[0] * h[0].max(0.0)
-                    + net.policy_w2[1] * h[1].max(0.0);
+            let pos = &x[b * area * c..(b + 1) * area * c];
+            for (o, xp) in out[..area].iter_mut().zip(pos.chunks_exact(c)) {
+                let h0 = net.policy_b1[0] + dot(w1a, xp);
+                let h1 = net.policy_b1[1] + dot(w1b, xp);
+                *o =
+                    net.policy_b2 + net.policy_w2[0] * h0.max(0.0) + net.policy_w2[1] * h1.max(0.0);
             }
             // The tower's mean over the points, in `t`'s first `c`.
             let mean = &mut self.t[..c];
-            for (ch, m) in mean.iter_mut().enumerate() {
-                let s: f32 = x[ch * n + b * area..ch * n + (b + 1) * area].iter().sum();
-                *m = s / area as f32;
-            }
+            tower_mean(pos, mean);
             out[area] = net.pass_b + dot(&net.pass_w, mean);
         }
         if let Some(v) = value {
@@ -496,10 +525,7 @@ impl Evaluator {
                     continue;
                 }
                 let mean = &mut self.t[..c];
-                for (ch, m) in mean.iter_mut().enumerate() {
-                    let s: f32 = x[ch * n + b * area..ch * n + (b + 1) * area].iter().sum();
-                    *m = s / area as f32;
-                }
+                tower_mean(&x[b * area * c..(b + 1) * area * c], mean);
                 for (j, h) in self.hidden[..hsize].iter_mut().enumerate() {
                     *h = (net.value_b1[j] + dot(&net.value_w1[j * c..(j + 1) * c], mean)).max(0.0);
                 }
@@ -513,8 +539,240 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// `out = relu(conv(input) + bias [+ residual])`, channel-major buffers
-/// `[channels][batch * size * size]`.
+/// The mean over the points of one position's point-major activations
+/// (`mean.len()` channels).
+fn tower_mean(pos: &[f32], mean: &mut [f32]) {
+    let c = mean.len();
+    mean.fill(0.0);
+    for xp in pos.chunks_exact(c) {
+        for (m, &v) in mean.iter_mut().zip(xp) {
+            *m += v;
+        }
+    }
+    let points = (pos.len() / c) as f32;
+    for m in mean.iter_mut() {
+        *m /= points;
+    }
+}
+
+/// `G`, the kernel transform of F(4x4, 3x3).
+const WINO_G: [[f64; 3]; 6] = [
+    [1.0 / 4.0, 0.0, 0.0],
+    [-1.0 / 6.0, -1.0 / 6.0, -1.0 / 6.0],
+    [-1.0 / 6.0, 1.0 / 6.0, -1.0 / 6.0],
+    [1.0 / 24.0, 1.0 / 12.0, 1.0 / 6.0],
+    [1.0 / 24.0, -1.0 / 12.0, 1.0 / 6.0],
+    [0.0, 0.0, 1.0],
+];
+
+/// The kernels `[out][in][3][3]` in the Winograd domain: `G g G^T` of
+/// each, laid out `[36][in][out]` (one matrix product's right operand per
+/// point of the 6x6 domain).
+fn winograd_weights(w: &[f32], cin: usize, cout: usize) -> Vec<f32> {
+    let mut u = vec![0.0f32; 36 * cout * cin];
+    for o in 0..cout {
+        for i in 0..cin {
+            let g = &w[(o * cin + i) * 9..][..9];
+            // t = G g (6x3), then t G^T (6x6), in f64.
+            let mut t = [[0.0f64; 3]; 6];
+            for (r, tr) in t.iter_mut().enumerate() {
+                for (c, tc) in tr.iter_mut().enumerate() {
+                    *tc = (0..3).map(|k| WINO_G[r][k] * f64::from(g[k * 3 + c])).sum();
+                }
+            }
+            for r in 0..6 {
+                for c in 0..6 {
+                    let v: f64 = (0..3).map(|k| t[r][k] * WINO_G[c][k]).sum();
+                    u[((r * 6 + c) * cin + i) * cout + o] = v as f32;
+                }
+            }
+        }
+    }
+    u
+}
+
+/// `B^T d` over the channels: `d` six points of a tile's column (or
+/// row), `o` the six transformed ones. (Each slice a parameter of its
+/// own, so that the compiler knows they do not overlap and vectorizes.)
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn wino_bt(
+    d0: &[f32],
+    d1: &[f32],
+    d2: &[f32],
+    d3: &[f32],
+    d4: &[f32],
+    d5: &[f32],
+    o0: &mut [f32],
+    o1: &mut [f32],
+    o2: &mut [f32],
+    o3: &mut [f32],
+    o4: &mut [f32],
+    o5: &mut [f32],
+) {
+    let n = o0.len();
+    let (o1, o2, o3, o4, o5) = (
+        &mut o1[..n],
+        &mut o2[..n],
+        &mut o3[..n],
+        &mut o4[..n],
+        &mut o5[..n],
+    );
+    let (d0, d1, d2, d3, d4, d5) = (&d0[..n], &d1[..n], &d2[..n], &d3[..n], &d4[..n], &d5[..n]);
+    for i in 0..n {
+        let (a0, a1, a2, a3, a4, a5) = (d0[i], d1[i], d2[i], d3[i], d4[i], d5[i]);
+        o0[i] = 4.0 * a0 - 5.0 * a2 + a4;
+        o1[i] = -4.0 * (a1 + a2) + a3 + a4;
+        o2[i] = 4.0 * (a1 - a2) - a3 + a4;
+        o3[i] = 2.0 * (a3 - a1) - a2 + a4;
+        o4[i] = 2.0 * (a1 - a3) - a2 + a4;
+        o5[i] = 4.0 * a1 - 5.0 * a3 + a5;
+    }
+}
+
+/// `A^T m` over the channels: `m` six points of a product tile's column
+/// (or row), `o` the four points back.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn wino_at(
+    m0: &[f32],
+    m1: &[f32],
+    m2: &[f32],
+    m3: &[f32],
+    m4: &[f32],
+    m5: &[f32],
+    o0: &mut [f32],
+    o1: &mut [f32],
+    o2: &mut [f32],
+    o3: &mut [f32],
+) {
+    let n = o0.len();
+    let (o1, o2, o3) = (&mut o1[..n], &mut o2[..n], &mut o3[..n]);
+    let (m0, m1, m2, m3, m4, m5) = (&m0[..n], &m1[..n], &m2[..n], &m3[..n], &m4[..n], &m5[..n]);
+    for i in 0..n {
+        let (a, b) = (m1[i] + m2[i], m1[i] - m2[i]);
+        let (c, d) = (m3[i] + m4[i], m3[i] - m4[i]);
+        o0[i] = m0[i] + a + c;
+        o1[i] = b + 2.0 * d;
+        o2[i] = a + 4.0 * c;
+        o3[i] = b + 8.0 * d + m5[i];
+    }
+}
+
+/// `c = a b` for row-major `a` (`rows x k`), `b` (`k x n`) and `c`
+/// (`rows x n`). The matrices of a convolution on one board are small (on
+/// 19x19 and a batch of one, 25 x 64 times 64 x 64), so the products read
+/// them in place: a general product that first copies both operands into
+/// its own layout spends about as long copying as multiplying there.
+#[inline(always)]
+fn gemm<const FMA: bool>(rows: usize, k: usize, n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if FMA {
+        // SAFETY: `FMA` is only set in code that runs where the CPU has
+        // AVX2 and FMA ([`conv3x3`]).
+        unsafe { gemm_avx2(rows, k, n, a, b, c) };
+        return;
+    }
+    gemm_rect(0..rows, 0..n, k, n, a, b, c);
+}
+
+/// The part `rows x cols` of [`gemm`]'s `c`, one element at a time.
+#[inline(always)]
+fn gemm_rect(
+    rows: std::ops::Range<usize>,
+    cols: std::ops::Range<usize>,
+    k: usize,
+    n: usize,
+    a: &[f32],
+    b: &[f32],
+    c: &mut [f32],
+) {
+    for i in rows {
+        let crow = &mut c[i * n..][..n];
+        crow[cols.clone()].fill(0.0);
+        for (p, &x) in a[i * k..][..k].iter().enumerate() {
+            for (s, &y) in crow[cols.clone()]
+                .iter_mut()
+                .zip(&b[p * n + cols.start..p * n + cols.end])
+            {
+                *s += x * y;
+            }
+        }
+    }
+}
+
+/// [`gemm`] with AVX2 and FMA: blocks of 6 rows and 16 columns (12
+/// accumulators in registers), the rest by [`gemm_rect`].
+///
+/// # Safety
+/// The CPU must have AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn gemm_avx2(rows: usize, k: usize, n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
+    use std::arch::x86_64::{
+        _mm256_fmadd_ps, _mm256_loadu_ps, _mm256_set1_ps, _mm256_setzero_ps, _mm256_storeu_ps,
+    };
+    const R: usize = 6;
+    assert!(a.len() >= rows * k && b.len() >= k * n && c.len() >= rows * n);
+    let full_rows = rows / R * R;
+    let full_cols = n / 16 * 16;
+    let (ap, bp, cp) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
+    for j0 in (0..full_cols).step_by(16) {
+        for i0 in (0..full_rows).step_by(R) {
+            let mut acc = [[_mm256_setzero_ps(); 2]; R];
+            for p in 0..k {
+                // SAFETY: p < k, j0 + 16 <= n and i0 + R <= rows: in the
+                // bounds asserted above.
+                unsafe {
+                    let b0 = _mm256_loadu_ps(bp.add(p * n + j0));
+                    let b1 = _mm256_loadu_ps(bp.add(p * n + j0 + 8));
+                    for (r, accr) in acc.iter_mut().enumerate() {
+                        let x = _mm256_set1_ps(*ap.add((i0 + r) * k + p));
+                        accr[0] = _mm256_fmadd_ps(x, b0, accr[0]);
+                        accr[1] = _mm256_fmadd_ps(x, b1, accr[1]);
+                    }
+                }
+            }
+            for (r, accr) in acc.iter().enumerate() {
+                // SAFETY: as above, in c's bounds.
+                unsafe {
+                    _mm256_storeu_ps(cp.add((i0 + r) * n + j0), accr[0]);
+                    _mm256_storeu_ps(cp.add((i0 + r) * n + j0 + 8), accr[1]);
+                }
+            }
+        }
+    }
+    if full_rows < rows {
+        gemm_rect(full_rows..rows, 0..n, k, n, a, b, c);
+    }
+    if full_cols < n {
+        gemm_rect(0..full_rows, full_cols..n, k, n, a, b, c);
+    }
+}
+
+/// `N` disjoint `len`-long slices of `buf`, at offsets `at(0) < at(1) <
+/// ...` (each at least the previous one's end).
+fn split_mut<const N: usize>(
+    buf: &mut [f32],
+    len: usize,
+    at: impl Fn(usize) -> usize,
+) -> [&mut [f32]; N] {
+    let mut rest = buf;
+    let mut base = 0;
+    std::array::from_fn(|i| {
+        let (_, tail) = std::mem::take(&mut rest).split_at_mut(at(i) - base);
+        let (s, tail) = tail.split_at_mut(len);
+        rest = tail;
+        base = at(i) + len;
+        s
+    })
+}
+
+/// `out = relu(conv(input) + bias [+ residual])`, point-major buffers
+/// `[batch * size * size][channels]`, in the Winograd form of the module
+/// docs; `(size, batch, simd)`: with `simd` (only where
+/// [`simd_available`]) the code compiled for AVX2 and FMA, otherwise the
+/// plain code.
 #[allow(clippy::too_many_arguments)]
 fn conv3x3(
     conv: &Conv,
@@ -523,79 +781,164 @@ fn conv3x3(
     input: &[f32],
     out: &mut [f32],
     residual: Option<&[f32]>,
-    col: &mut [f32],
+    w: &mut WinoBuffers,
+    (size, batch, simd): (usize, usize, bool),
+) {
+    #[cfg(target_arch = "x86_64")]
+    if simd {
+        assert!(simd_available(), "AVX2 and FMA code on a CPU without them");
+        // SAFETY: the CPU has AVX2 and FMA, checked just above.
+        unsafe { conv3x3_avx2(conv, cin, cout, input, out, residual, w, size, batch) };
+        return;
+    }
+    let _ = simd;
+    conv3x3_body::<false>(conv, cin, cout, input, out, residual, w, size, batch);
+}
+
+/// [`conv3x3_body`] compiled for AVX2 and FMA.
+///
+/// # Safety
+/// The CPU must have AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn conv3x3_avx2(
+    conv: &Conv,
+    cin: usize,
+    cout: usize,
+    input: &[f32],
+    out: &mut [f32],
+    residual: Option<&[f32]>,
+    w: &mut WinoBuffers,
     size: usize,
     batch: usize,
 ) {
+    conv3x3_body::<true>(conv, cin, cout, input, out, residual, w, size, batch);
+}
+
+/// The convolution of [`conv3x3`]; `FMA`: fuse the products' multiply-adds
+/// (only where the CPU has FMA: elsewhere a fused multiply-add is a slow
+/// library call).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn conv3x3_body<const FMA: bool>(
+    conv: &Conv,
+    cin: usize,
+    cout: usize,
+    input: &[f32],
+    out: &mut [f32],
+    residual: Option<&[f32]>,
+    w: &mut WinoBuffers,
+    size: usize,
+    batch: usize,
+) {
+    let WinoBuffers {
+        v,
+        m,
+        half,
+        row,
+        zeros,
+    } = w;
     let area = size * size;
-    let n = batch * area;
-    let col = &mut col[..cin * 9 * n];
-    // im2col: row (ci * 9 + ky * 3 + kx), column (b * area + y * size + x).
-    for ci in 0..cin {
-        for ky in 0..3 {
-            for kx in 0..3 {
-                let row = &mut col[(ci * 9 + ky * 3 + kx) * n..][..n];
-                for b in 0..batch {
-                    let src = &input[ci * n + b * area..][..area];
-                    let dst = &mut row[b * area..][..area];
-                    for y in 0..size {
-                        let sy = y as isize + ky as isize - 1;
-                        let d = &mut dst[y * size..][..size];
-                        if sy < 0 || sy >= size as isize {
-                            d.fill(0.0);
-                            continue;
+    let side = size.div_ceil(4);
+    let per_board = side * side;
+    let tiles = batch * per_board;
+    let v = &mut v[..36 * tiles * cin];
+    let m = &mut m[..36 * tiles * cout];
+    let zeros = &zeros[..cin];
+    // The channels at (y, x) of board b, zeros off the board.
+    let at = |b: usize, y: isize, x: isize| -> &[f32] {
+        if y < 0 || x < 0 || y >= size as isize || x >= size as isize {
+            zeros
+        } else {
+            &input[(b * area + y as usize * size + x as usize) * cin..][..cin]
+        }
+    };
+    // Input transform: tile t to v[k][t], k = 6 r + c.
+    for b in 0..batch {
+        for ty in 0..side {
+            for tx in 0..side {
+                let t = b * per_board + ty * side + tx;
+                let (y0, x0) = (4 * ty as isize - 1, 4 * tx as isize - 1);
+                // Columns: half[c][r] = (B^T d)[r][c].
+                for c in 0..6 {
+                    let d: [&[f32]; 6] =
+                        std::array::from_fn(|r| at(b, y0 + r as isize, x0 + c as isize));
+                    let [o0, o1, o2, o3, o4, o5] =
+                        split_mut(&mut half[c * 6 * cin..], cin, |r| r * cin);
+                    wino_bt(d[0], d[1], d[2], d[3], d[4], d[5], o0, o1, o2, o3, o4, o5);
+                }
+                // Rows: v[6 r + c][t] = ((B^T d) B)[r][c].
+                for r in 0..6 {
+                    let d: [&[f32]; 6] = std::array::from_fn(|c| &half[(c * 6 + r) * cin..][..cin]);
+                    let [o0, o1, o2, o3, o4, o5] =
+                        split_mut(v, cin, |c| ((r * 6 + c) * tiles + t) * cin);
+                    wino_bt(d[0], d[1], d[2], d[3], d[4], d[5], o0, o1, o2, o3, o4, o5);
+                }
+            }
+        }
+    }
+    // The 36 products: m[k] (tiles x cout) = v[k] (tiles x cin) u[k] (cin x cout).
+    for k in 0..36 {
+        gemm::<FMA>(
+            tiles,
+            cin,
+            cout,
+            &v[k * tiles * cin..][..tiles * cin],
+            &conv.u[k * cin * cout..][..cin * cout],
+            &mut m[k * tiles * cout..][..tiles * cout],
+        );
+    }
+    // Output transform, bias, residual and ReLU.
+    let row = &mut row[..4 * cout];
+    for b in 0..batch {
+        for ty in 0..side {
+            for tx in 0..side {
+                let t = b * per_board + ty * side + tx;
+                // Columns: half[c][i] = (A^T m)[i][c].
+                for c in 0..6 {
+                    let d: [&[f32]; 6] =
+                        std::array::from_fn(|r| &m[((r * 6 + c) * tiles + t) * cout..][..cout]);
+                    let [o0, o1, o2, o3] = split_mut(&mut half[c * 4 * cout..], cout, |i| i * cout);
+                    wino_at(d[0], d[1], d[2], d[3], d[4], d[5], o0, o1, o2, o3);
+                }
+                // Rows: ((A^T m) A)[i][j], the output at (4 ty + i, 4 tx + j).
+                for i in 0..4 {
+                    let y = 4 * ty + i;
+                    if y >= size {
+                        break;
+                    }
+                    let d: [&[f32]; 6] =
+                        std::array::from_fn(|c| &half[(c * 4 + i) * cout..][..cout]);
+                    let [o0, o1, o2, o3] = split_mut(row, cout, |j| j * cout);
+                    wino_at(d[0], d[1], d[2], d[3], d[4], d[5], o0, o1, o2, o3);
+                    for j in 0..4 {
+                        let x = 4 * tx + j;
+                        if x >= size {
+                            break;
                         }
-                        let s = &src[sy as usize * size..][..size];
-                        match kx {
-                            0 => {
-                                d[0] = 0.0;
-                                d[1..].copy_from_slice(&s[..size - 1]);
+                        let p = (b * area + y * size + x) * cout;
+                        let dst = &mut out[p..p + cout];
+                        let src = &row[j * cout..(j + 1) * cout];
+                        match residual {
+                            Some(res) => {
+                                let res = &res[p..p + cout];
+                                for (((o, &s), &bias), &r) in
+                                    dst.iter_mut().zip(src).zip(&conv.b).zip(res)
+                                {
+                                    *o = (s + bias + r).max(0.0);
+                                }
                             }
-                            1 => d.copy_from_slice(s),
-                            _ => {
-                                d[..size - 1].copy_from_slice(&s[1..]);
-                                d[size - 1] = 0.0;
+                            None => {
+                                for ((o, &s), &bias) in dst.iter_mut().zip(src).zip(&conv.b) {
+                                    *o = (s + bias).max(0.0);
+                                }
                             }
                         }
                     }
                 }
             }
         }
-    }
-    let out = &mut out[..cout * n];
-    for (o, row) in out.chunks_exact_mut(n).enumerate() {
-        match residual {
-            Some(r) => {
-                for (v, &rv) in row.iter_mut().zip(&r[o * n..(o + 1) * n]) {
-                    *v = rv + conv.b[o];
-                }
-            }
-            None => row.fill(conv.b[o]),
-        }
-    }
-    let k = cin * 9;
-    // SAFETY: the slices hold m*k, k*n and m*n elements with the strides
-    // given (row-major), as sgemm reads and writes them.
-    unsafe {
-        matrixmultiply::sgemm(
-            cout,
-            k,
-            n,
-            1.0,
-            conv.w.as_ptr(),
-            k as isize,
-            1,
-            col.as_ptr(),
-            n as isize,
-            1,
-            1.0,
-            out.as_mut_ptr(),
-            n as isize,
-            1,
-        );
-    }
-    for v in out.iter_mut() {
-        *v = v.max(0.0);
     }
 }
 
@@ -604,7 +947,7 @@ mod tests {
     use super::*;
 
     /// A plain, slow evaluation straight from the definition, to check the
-    /// im2col and GEMM path against.
+    /// Winograd path against.
     fn reference(net: &Network, input: &[f32], size: usize) -> (Vec<f32>, f32) {
         let area = size * size;
         let conv = |cv: &Conv, cin: usize, x: &[f32]| -> Vec<f32> {
@@ -675,41 +1018,98 @@ mod tests {
             .collect()
     }
 
+    /// The Winograd path against the definition: every board size's
+    /// padding, batches, and channel counts that fill the AVX2 code's
+    /// blocks of 6 tiles and 16 channels and leave remainders of both;
+    /// with the AVX2 code where the CPU has it and with the plain code.
     #[test]
-    fn gemm_path_matches_the_definition_in_batches() {
-        let shape = Shape {
+    fn winograd_path_matches_the_definition_in_batches() {
+        let small = Shape {
             planes: 5,
             blocks: 2,
             channels: 6,
             value_hidden: 3,
         };
-        let net = Network::random(shape, 7);
-        for size in [2, 5, 9] {
-            let area = size * size;
-            let mut ev = Evaluator::new(&net, size, 3);
-            let inputs: Vec<f32> = (0..3).flat_map(|s| input(5, area, s)).collect();
-            let mut policy = vec![0.0; 3 * (area + 1)];
-            let mut value = vec![0.0; 3];
-            ev.evaluate(&net, &inputs, 3, &mut policy, Some(&mut value));
-            for b in 0..3 {
-                let (l, v) = reference(&net, &inputs[b * 5 * area..(b + 1) * 5 * area], size);
-                for (i, (&x, &y)) in policy[b * (area + 1)..(b + 1) * (area + 1)]
-                    .iter()
-                    .zip(&l)
-                    .enumerate()
-                {
-                    assert!(
-                        (x - y).abs() < 1e-4,
-                        "size {size} batch {b} logit {i}: {x} vs {y}"
-                    );
+        let wide = Shape {
+            planes: 7,
+            blocks: 1,
+            channels: 40,
+            value_hidden: 4,
+        };
+        let cases: [(Shape, &[usize]); 2] = [(small, &[2, 3, 4, 5, 9]), (wide, &[7, 13, 19])];
+        let mut paths = vec![false];
+        if simd_available() {
+            paths.push(true);
+        }
+        for (shape, sizes) in cases {
+            let net = Network::random(shape, 7);
+            let pl = shape.planes;
+            for &size in sizes {
+                let area = size * size;
+                let inputs: Vec<f32> = (0..3).flat_map(|s| input(pl, area, s)).collect();
+                let refs: Vec<(Vec<f32>, f32)> = (0..3)
+                    .map(|b| reference(&net, &inputs[b * pl * area..(b + 1) * pl * area], size))
+                    .collect();
+                for &simd in &paths {
+                    let mut ev = Evaluator::new(&net, size, 3);
+                    ev.simd = simd;
+                    let mut policy = vec![0.0; 3 * (area + 1)];
+                    let mut value = vec![0.0; 3];
+                    ev.evaluate(&net, &inputs, 3, &mut policy, Some(&mut value));
+                    for (b, (l, v)) in refs.iter().enumerate() {
+                        let got = &policy[b * (area + 1)..(b + 1) * (area + 1)];
+                        for (i, (&x, &y)) in got.iter().zip(l).enumerate() {
+                            assert!(
+                                (x - y).abs() < 1e-4 * (1.0 + y.abs()),
+                                "size {size} simd {simd} batch {b} logit {i}: {x} vs {y}"
+                            );
+                        }
+                        assert!((value[b] - v).abs() < 1e-4, "{} vs {v}", value[b]);
+                    }
+                    // Batch of one gives the first position's logits again.
+                    let mut one = vec![0.0; area + 1];
+                    ev.evaluate(&net, &inputs[..pl * area], 1, &mut one, None);
+                    for (x, y) in one.iter().zip(&policy[..area + 1]) {
+                        assert!((x - y).abs() < 1e-5);
+                    }
                 }
-                assert!((value[b] - v).abs() < 1e-5, "{} vs {v}", value[b]);
             }
-            // Batch of one gives the first position's logits again.
-            let mut one = vec![0.0; area + 1];
-            ev.evaluate(&net, &inputs[..5 * area], 1, &mut one, None);
-            for (x, y) in one.iter().zip(&policy[..area + 1]) {
-                assert!((x - y).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn the_small_products_equal_the_definition() {
+        // Shapes around the AVX2 blocks (6 rows, 16 columns), k of 1 too.
+        for (rows, k, n) in [
+            (1, 1, 1),
+            (6, 3, 16),
+            (7, 5, 17),
+            (25, 64, 64),
+            (13, 9, 40),
+            (5, 2, 15),
+        ] {
+            let a: Vec<f32> = (0..rows * k)
+                .map(|i| ((i * 7 % 11) as f32 - 5.0) / 4.0)
+                .collect();
+            let b: Vec<f32> = (0..k * n)
+                .map(|i| ((i * 5 % 13) as f32 - 6.0) / 8.0)
+                .collect();
+            let want: Vec<f32> = (0..rows * n)
+                .map(|e| (0..k).map(|p| a[(e / n) * k + p] * b[p * n + e % n]).sum())
+                .collect();
+            let mut c = vec![f32::NAN; rows * n];
+            gemm::<false>(rows, k, n, &a, &b, &mut c);
+            for (x, y) in c.iter().zip(&want) {
+                assert!((x - y).abs() < 1e-4, "plain {rows}x{k}x{n}: {x} vs {y}");
+            }
+            #[cfg(target_arch = "x86_64")]
+            if simd_available() {
+                let mut c = vec![f32::NAN; rows * n];
+                // SAFETY: the CPU has AVX2 and FMA, checked just above.
+                unsafe { gemm_avx2(rows, k, n, &a, &b, &mut c) };
+                for (x, y) in c.iter().zip(&want) {
+                    assert!((x - y).abs() < 1e-4, "avx2 {rows}x{k}x{n}: {x} vs {y}");
+                }
             }
         }
     }
