@@ -5,8 +5,8 @@
 //!   pattern code.
 //! - [`export`]: training positions as a binary file (`kosumi nn
 //!   export`), from SGF records and self-play visit files.
-//! - [`net`]: the weights file and the evaluation (a residual tower, im2col
-//!   and a matrix product, preallocated buffers).
+//! - [`net`]: the weights file and the evaluation (a residual tower,
+//!   Winograd convolutions, preallocated buffers).
 //! - [`eval`]: move prediction on held-out records (`kosumi nn eval`), the
 //!   table `patterns eval` prints.
 //! - [`bench`]: evaluations a second (`kosumi bench --nn`).
