@@ -494,11 +494,37 @@ impl Evaluator {
                 }
             }
         }
-        let (size, w) = ((self.size, batch, self.simd), &mut self.wino);
-        conv3x3(&net.input, planes, c, &self.y, &mut self.x, None, w, size);
+        let (w, simd) = (&mut self.wino, self.simd);
+        let base = ConvJob {
+            conv: &net.input,
+            cin: planes,
+            cout: c,
+            input: &[],
+            residual: None,
+            size: self.size,
+            batch,
+        };
+        let first = ConvJob {
+            input: &self.y,
+            ..base
+        };
+        conv3x3(&first, &mut self.x, w, simd);
         for (c1, c2) in &net.blocks {
-            conv3x3(c1, c, c, &self.x, &mut self.t, None, w, size);
-            conv3x3(c2, c, c, &self.t, &mut self.y, Some(&self.x), w, size);
+            let job1 = ConvJob {
+                conv: c1,
+                cin: c,
+                input: &self.x,
+                ..base
+            };
+            conv3x3(&job1, &mut self.t, w, simd);
+            let job2 = ConvJob {
+                conv: c2,
+                cin: c,
+                input: &self.t,
+                residual: Some(&self.x),
+                ..base
+            };
+            conv3x3(&job2, &mut self.y, w, simd);
             std::mem::swap(&mut self.x, &mut self.y);
         }
         let x = &self.x[..c * n];
@@ -592,17 +618,11 @@ fn winograd_weights(w: &[f32], cin: usize, cout: usize) -> Vec<f32> {
 }
 
 /// `B^T d` over the channels: `d` six points of a tile's column (or
-/// row), `o` the six transformed ones. (Each slice a parameter of its
-/// own, so that the compiler knows they do not overlap and vectorizes.)
+/// row), `o` the six transformed ones. (Each output a parameter of its
+/// own, so that the compiler knows they overlap nothing and vectorizes.)
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn wino_bt(
-    d0: &[f32],
-    d1: &[f32],
-    d2: &[f32],
-    d3: &[f32],
-    d4: &[f32],
-    d5: &[f32],
+    d: [&[f32]; 6],
     o0: &mut [f32],
     o1: &mut [f32],
     o2: &mut [f32],
@@ -618,7 +638,7 @@ fn wino_bt(
         &mut o4[..n],
         &mut o5[..n],
     );
-    let (d0, d1, d2, d3, d4, d5) = (&d0[..n], &d1[..n], &d2[..n], &d3[..n], &d4[..n], &d5[..n]);
+    let [d0, d1, d2, d3, d4, d5] = d.map(|x| &x[..n]);
     for i in 0..n {
         let (a0, a1, a2, a3, a4, a5) = (d0[i], d1[i], d2[i], d3[i], d4[i], d5[i]);
         o0[i] = 4.0 * a0 - 5.0 * a2 + a4;
@@ -633,22 +653,10 @@ fn wino_bt(
 /// `A^T m` over the channels: `m` six points of a product tile's column
 /// (or row), `o` the four points back.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn wino_at(
-    m0: &[f32],
-    m1: &[f32],
-    m2: &[f32],
-    m3: &[f32],
-    m4: &[f32],
-    m5: &[f32],
-    o0: &mut [f32],
-    o1: &mut [f32],
-    o2: &mut [f32],
-    o3: &mut [f32],
-) {
+fn wino_at(m: [&[f32]; 6], o0: &mut [f32], o1: &mut [f32], o2: &mut [f32], o3: &mut [f32]) {
     let n = o0.len();
     let (o1, o2, o3) = (&mut o1[..n], &mut o2[..n], &mut o3[..n]);
-    let (m0, m1, m2, m3, m4, m5) = (&m0[..n], &m1[..n], &m2[..n], &m3[..n], &m4[..n], &m5[..n]);
+    let [m0, m1, m2, m3, m4, m5] = m.map(|x| &x[..n]);
     for i in 0..n {
         let (a, b) = (m1[i] + m2[i], m1[i] - m2[i]);
         let (c, d) = (m3[i] + m4[i], m3[i] - m4[i]);
@@ -768,31 +776,32 @@ fn split_mut<const N: usize>(
     })
 }
 
-/// `out = relu(conv(input) + bias [+ residual])`, point-major buffers
-/// `[batch * size * size][channels]`, in the Winograd form of the module
-/// docs; `(size, batch, simd)`: with `simd` (only where
-/// [`simd_available`]) the code compiled for AVX2 and FMA, otherwise the
-/// plain code.
-#[allow(clippy::too_many_arguments)]
-fn conv3x3(
-    conv: &Conv,
+/// One convolution's operands: `out = relu(conv(input) + bias [+
+/// residual])` over point-major buffers `[batch * size * size][channels]`.
+#[derive(Clone, Copy)]
+struct ConvJob<'a> {
+    conv: &'a Conv,
     cin: usize,
     cout: usize,
-    input: &[f32],
-    out: &mut [f32],
-    residual: Option<&[f32]>,
-    w: &mut WinoBuffers,
-    (size, batch, simd): (usize, usize, bool),
-) {
+    input: &'a [f32],
+    residual: Option<&'a [f32]>,
+    size: usize,
+    batch: usize,
+}
+
+/// Runs `job` into `out` in the Winograd form of the module docs: with
+/// `simd` (only where [`simd_available`]) the code compiled for AVX2 and
+/// FMA, otherwise the plain code.
+fn conv3x3(job: &ConvJob, out: &mut [f32], w: &mut WinoBuffers, simd: bool) {
     #[cfg(target_arch = "x86_64")]
     if simd {
         assert!(simd_available(), "AVX2 and FMA code on a CPU without them");
         // SAFETY: the CPU has AVX2 and FMA, checked just above.
-        unsafe { conv3x3_avx2(conv, cin, cout, input, out, residual, w, size, batch) };
+        unsafe { conv3x3_avx2(job, out, w) };
         return;
     }
     let _ = simd;
-    conv3x3_body::<false>(conv, cin, cout, input, out, residual, w, size, batch);
+    conv3x3_body::<false>(job, out, w);
 }
 
 /// [`conv3x3_body`] compiled for AVX2 and FMA.
@@ -801,37 +810,24 @@ fn conv3x3(
 /// The CPU must have AVX2 and FMA.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn conv3x3_avx2(
-    conv: &Conv,
-    cin: usize,
-    cout: usize,
-    input: &[f32],
-    out: &mut [f32],
-    residual: Option<&[f32]>,
-    w: &mut WinoBuffers,
-    size: usize,
-    batch: usize,
-) {
-    conv3x3_body::<true>(conv, cin, cout, input, out, residual, w, size, batch);
+unsafe fn conv3x3_avx2(job: &ConvJob, out: &mut [f32], w: &mut WinoBuffers) {
+    conv3x3_body::<true>(job, out, w);
 }
 
 /// The convolution of [`conv3x3`]; `FMA`: fuse the products' multiply-adds
 /// (only where the CPU has FMA: elsewhere a fused multiply-add is a slow
 /// library call).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn conv3x3_body<const FMA: bool>(
-    conv: &Conv,
-    cin: usize,
-    cout: usize,
-    input: &[f32],
-    out: &mut [f32],
-    residual: Option<&[f32]>,
-    w: &mut WinoBuffers,
-    size: usize,
-    batch: usize,
-) {
+fn conv3x3_body<const FMA: bool>(job: &ConvJob, out: &mut [f32], w: &mut WinoBuffers) {
+    let ConvJob {
+        conv,
+        cin,
+        cout,
+        input,
+        residual,
+        size,
+        batch,
+    } = *job;
     let WinoBuffers {
         v,
         m,
@@ -866,14 +862,14 @@ fn conv3x3_body<const FMA: bool>(
                         std::array::from_fn(|r| at(b, y0 + r as isize, x0 + c as isize));
                     let [o0, o1, o2, o3, o4, o5] =
                         split_mut(&mut half[c * 6 * cin..], cin, |r| r * cin);
-                    wino_bt(d[0], d[1], d[2], d[3], d[4], d[5], o0, o1, o2, o3, o4, o5);
+                    wino_bt(d, o0, o1, o2, o3, o4, o5);
                 }
                 // Rows: v[6 r + c][t] = ((B^T d) B)[r][c].
                 for r in 0..6 {
                     let d: [&[f32]; 6] = std::array::from_fn(|c| &half[(c * 6 + r) * cin..][..cin]);
                     let [o0, o1, o2, o3, o4, o5] =
                         split_mut(v, cin, |c| ((r * 6 + c) * tiles + t) * cin);
-                    wino_bt(d[0], d[1], d[2], d[3], d[4], d[5], o0, o1, o2, o3, o4, o5);
+                    wino_bt(d, o0, o1, o2, o3, o4, o5);
                 }
             }
         }
@@ -900,7 +896,7 @@ fn conv3x3_body<const FMA: bool>(
                     let d: [&[f32]; 6] =
                         std::array::from_fn(|r| &m[((r * 6 + c) * tiles + t) * cout..][..cout]);
                     let [o0, o1, o2, o3] = split_mut(&mut half[c * 4 * cout..], cout, |i| i * cout);
-                    wino_at(d[0], d[1], d[2], d[3], d[4], d[5], o0, o1, o2, o3);
+                    wino_at(d, o0, o1, o2, o3);
                 }
                 // Rows: ((A^T m) A)[i][j], the output at (4 ty + i, 4 tx + j).
                 for i in 0..4 {
@@ -911,7 +907,7 @@ fn conv3x3_body<const FMA: bool>(
                     let d: [&[f32]; 6] =
                         std::array::from_fn(|c| &half[(c * 4 + i) * cout..][..cout]);
                     let [o0, o1, o2, o3] = split_mut(row, cout, |j| j * cout);
-                    wino_at(d[0], d[1], d[2], d[3], d[4], d[5], o0, o1, o2, o3);
+                    wino_at(d, o0, o1, o2, o3);
                     for j in 0..4 {
                         let x = 4 * tx + j;
                         if x >= size {
