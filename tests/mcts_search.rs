@@ -66,6 +66,56 @@ fn finds_the_capture_of_three_stones() {
     );
 }
 
+/// The capture position of `finds_the_capture_of_three_stones`, searched
+/// with a playout target of half the limit and no early stop, with
+/// `clear_ratio` deciding whether the best move counts as clear. Returns
+/// the move and the playouts the search ran.
+fn capture_with_target(clear_ratio: f64) -> (Decision, u64, Vec<u32>) {
+    let game = game_of(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . X X X . . . .
+        . X O O O X . . .
+        . . X X . . . . .
+        O O O O O O O O O
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .",
+        Color::Black,
+        Rules::default(),
+        7.5,
+    );
+    let mut p = MctsPlayer::new(SearchConfig {
+        early_stop: false,
+        playout_target: 0.5,
+        clear_ratio,
+        ..cfg(4000, 1)
+    });
+    let d = genmove(&mut p, &game, Color::Black, false);
+    let a = p.last_analysis().unwrap();
+    let mut visits: Vec<u32> = a.candidates.iter().map(|c| c.visits).collect();
+    visits.sort_unstable_by(|x, y| y.cmp(x));
+    (d, a.playouts, visits)
+}
+
+#[test]
+fn a_clear_best_move_stops_at_the_playout_target() {
+    let (d, playouts, visits) = capture_with_target(1.5);
+    assert!(matches!(d, Decision::Play(Move::Play(_))));
+    // Past the target, short of the limit, with the best move 1.5 times
+    // as visited as the next.
+    assert!((2000..4000).contains(&playouts), "{playouts}");
+    assert!(visits[0] * 2 >= visits[1] * 3, "{visits:?}");
+}
+
+#[test]
+fn an_unclear_best_move_runs_to_the_playout_limit() {
+    // No move has a million times the visits of the next: never clear.
+    let (_, playouts, _) = capture_with_target(1e6);
+    assert_eq!(playouts, 4000);
+}
+
 #[test]
 fn escapes_an_atari() {
     // Black C6-D6-E6-D5 has one liberty, D4; extending there gives three.

@@ -335,8 +335,9 @@ impl<'a> Search<'a> {
         })
     }
 
-    /// Whether the search should end now: the time is up, or the best move
-    /// cannot change in the playouts left (checked when `full`).
+    /// Whether the search should end now: the time is up, the best move is
+    /// clear past the playout target, or the best move cannot change in the
+    /// playouts left (the last two checked when `full`).
     fn should_stop(&self, full: bool) -> bool {
         let elapsed = self.start.elapsed().as_secs_f64();
         let done = self.playouts.load(Relaxed) as f64;
@@ -359,7 +360,16 @@ impl<'a> Search<'a> {
             remaining = rate * (deadline - elapsed);
         }
         if let Some(lim) = self.limits.playouts {
-            remaining = remaining.min(lim as f64 - done);
+            let lim = lim as f64;
+            if full
+                && self.cfg.playout_target < 1.0
+                && done >= self.cfg.min_playouts as f64
+                && done >= self.cfg.playout_target * lim
+                && top.get_or_insert_with(|| self.top_two()).2
+            {
+                return true;
+            }
+            remaining = remaining.min(lim - done);
         }
         if !full
             || !self.cfg.early_stop

@@ -146,6 +146,13 @@ pub const KNOBS: &[Knob] = &[
         apply: |c, v| c.expand_visits = whole(v),
         get: |c| Value::Whole(c.expand_visits),
     },
+    Knob {
+        key: "playout_target",
+        help: "fraction of --playouts after which a search stops when the best move is clear",
+        range: Range::Number(0.05, 1.0),
+        apply: |c, v| c.playout_target = number(v),
+        get: |c| Value::Number(c.playout_target),
+    },
     // Priors.
     Knob {
         key: "prior_visits",
