@@ -67,10 +67,11 @@ fn finds_the_capture_of_three_stones() {
 }
 
 /// The capture position of `finds_the_capture_of_three_stones`, searched
-/// with a playout target of half the limit and no early stop, with
+/// to 8,000 playouts with a playout target (a fraction of them), with
 /// `clear_ratio` deciding whether the best move counts as clear. Returns
-/// the move and the playouts the search ran.
-fn capture_with_target(clear_ratio: f64) -> (Decision, u64, Vec<u32>) {
+/// the move, the playouts the search ran and the root's visit counts,
+/// largest first.
+fn capture_with_target(target: f64, clear_ratio: f64) -> (Decision, u64, Vec<u32>) {
     let game = game_of(
         "
         . . . . . . . . .
@@ -87,10 +88,9 @@ fn capture_with_target(clear_ratio: f64) -> (Decision, u64, Vec<u32>) {
         7.5,
     );
     let mut p = MctsPlayer::new(SearchConfig {
-        early_stop: false,
-        playout_target: 0.5,
+        playout_target: target,
         clear_ratio,
-        ..cfg(4000, 1)
+        ..cfg(8000, 1)
     });
     let d = genmove(&mut p, &game, Color::Black, false);
     let a = p.last_analysis().unwrap();
@@ -101,19 +101,22 @@ fn capture_with_target(clear_ratio: f64) -> (Decision, u64, Vec<u32>) {
 
 #[test]
 fn a_clear_best_move_stops_at_the_playout_target() {
-    let (d, playouts, visits) = capture_with_target(1.5);
-    assert!(matches!(d, Decision::Play(Move::Play(_))));
-    // Past the target, short of the limit, with the best move 1.5 times
-    // as visited as the next.
-    assert!((2000..4000).contains(&playouts), "{playouts}");
+    let (d, playouts, visits) = capture_with_target(0.5, 1.5);
+    let (d_full, full, _) = capture_with_target(1.0, 1.5);
+    assert_eq!(d, d_full);
+    // Past the target, sooner than the search without one, with the best
+    // move 1.5 times as visited as the next.
+    assert!(playouts >= 4000 && playouts < full, "{playouts} {full}");
     assert!(visits[0] * 2 >= visits[1] * 3, "{visits:?}");
 }
 
 #[test]
-fn an_unclear_best_move_runs_to_the_playout_limit() {
-    // No move has a million times the visits of the next: never clear.
-    let (_, playouts, _) = capture_with_target(1e6);
-    assert_eq!(playouts, 4000);
+fn an_unclear_best_move_runs_past_the_playout_target() {
+    // No move has a million times the visits of the next: never clear, so
+    // the search is the one without a target.
+    let unclear = capture_with_target(0.5, 1e6);
+    assert_eq!(unclear, capture_with_target(1.0, 1e6));
+    assert!(unclear.1 > 4016, "{}", unclear.1);
 }
 
 #[test]

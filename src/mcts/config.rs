@@ -30,11 +30,13 @@ pub struct SearchConfig {
     /// reached, leaves stop expanding.
     pub max_nodes: usize,
     /// Stop early when the most visited move cannot be overtaken in the
-    /// playouts left.
+    /// playouts left, or (under a playout limit) when it is clear past
+    /// `playout_target`; off, a search runs to its limit.
     pub early_stop: bool,
     /// Under a playout limit, the fraction of it after which a search
     /// stops when the best move is clear (`clear_ratio`); while it is
     /// unclear the search runs on to the limit (1: always the limit).
+    /// The clock's target and maximum, in playouts.
     pub playout_target: f64,
     /// Playouts a search runs before it may stop early (the ownership map
     /// behind pass and dead-stone decisions needs them); the time maximum
@@ -155,7 +157,7 @@ impl Default for SearchConfig {
             default_time: 1.0,
             max_nodes: 4_000_000,
             early_stop: true,
-            playout_target: 1.0,
+            playout_target: 0.5,
             min_playouts: 1000,
             reuse_tree: true,
             expand_visits: 8,

@@ -362,6 +362,7 @@ impl<'a> Search<'a> {
         if let Some(lim) = self.limits.playouts {
             let lim = lim as f64;
             if full
+                && self.cfg.early_stop
                 && self.cfg.playout_target < 1.0
                 && done >= self.cfg.min_playouts as f64
                 && done >= self.cfg.playout_target * lim
