@@ -40,11 +40,10 @@ fn game_of(diagram: &str, to_move: Color, rules: Rules, komi: f32) -> Game {
     Game::from_position(Board::from_diagram(diagram).unwrap(), to_move, rules, komi)
 }
 
-#[test]
-fn finds_the_capture_of_three_stones() {
-    // White C6-D6-E6 has one liberty left, at E5; if it escapes there it
-    // joins White's wall and Black's area falls apart.
-    let game = game_of(
+/// White C6-D6-E6 has one liberty left, at E5; if it escapes there it
+/// joins White's wall and Black's area falls apart. Black to play.
+fn capture_of_three_stones() -> Game {
+    game_of(
         "
         . . . . . . . . .
         . . . . . . . . .
@@ -58,7 +57,12 @@ fn finds_the_capture_of_three_stones() {
         Color::Black,
         Rules::default(),
         7.5,
-    );
+    )
+}
+
+#[test]
+fn finds_the_capture_of_three_stones() {
+    let game = capture_of_three_stones();
     let mut p = MctsPlayer::new(cfg(3000, 1));
     assert_eq!(
         genmove(&mut p, &game, Color::Black, false),
@@ -66,27 +70,12 @@ fn finds_the_capture_of_three_stones() {
     );
 }
 
-/// The capture position of `finds_the_capture_of_three_stones`, searched
-/// to 8,000 playouts with a playout target (a fraction of them), with
-/// `clear_ratio` deciding whether the best move counts as clear. Returns
-/// the move, the playouts the search ran and the root's visit counts,
-/// largest first.
+/// [`capture_of_three_stones`], searched to 8,000 playouts with a playout
+/// target (a fraction of them), with `clear_ratio` deciding whether the
+/// best move counts as clear. Returns the move, the playouts the search
+/// ran and the root's visit counts, largest first.
 fn capture_with_target(target: f64, clear_ratio: f64) -> (Decision, u64, Vec<u32>) {
-    let game = game_of(
-        "
-        . . . . . . . . .
-        . . . . . . . . .
-        . . X X X . . . .
-        . X O O O X . . .
-        . . X X . . . . .
-        O O O O O O O O O
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . . . . . . .",
-        Color::Black,
-        Rules::default(),
-        7.5,
-    );
+    let game = capture_of_three_stones();
     let mut p = MctsPlayer::new(SearchConfig {
         playout_target: target,
         clear_ratio,
