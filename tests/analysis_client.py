@@ -302,9 +302,14 @@ def main():
     # ---- order, priority, terminate, reports during search --------------
     # One analysis thread: "long" runs while "low" and "high" wait; "high"
     # has the higher priority, so it is answered before "low", out of the
-    # order they were sent in.
+    # order they were sent in. "low" and "high" are sent only once "long"
+    # has reported, so it is on the thread: sent at once, "low" could be
+    # read before the thread took "long", and then rightly run first, as
+    # the query of higher priority.
     e = Engine(binary, "--analysis-threads", "1")
     e.send(base("long", maxVisits=10_000_000, reportDuringSearchEvery=0.05))
+    r = e.expect(lambda r: r.get("id") == "long", "first report of long")
+    check(r.get("isDuringSearch") is True, "long reports while it runs")
     e.send(base("low", maxVisits=10, priority=1))
     e.send(base("high", maxVisits=10, priority=5))
     e.send(base("doomed", maxVisits=10, analyzeTurns=[0]))
