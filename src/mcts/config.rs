@@ -38,12 +38,6 @@ pub struct SearchConfig {
     /// unclear the search runs on to the limit (1: always the limit).
     /// The clock's target and maximum, in playouts.
     pub playout_target: f64,
-    /// Under a playout limit, how many times the playouts of a move
-    /// outside the middle game a move in it gets: the limit in the middle
-    /// game (10% to 50% of the board filled), the limit over this
-    /// elsewhere (1: the limit everywhere). `middle_game_factor`, in
-    /// playouts.
-    pub playout_middle_game: f64,
     /// Playouts a search runs before it may stop early (the ownership map
     /// behind pass and dead-stone decisions needs them); the time maximum
     /// and the stop flag still end it sooner.
@@ -164,7 +158,6 @@ impl Default for SearchConfig {
             max_nodes: 4_000_000,
             early_stop: true,
             playout_target: 0.5,
-            playout_middle_game: 1.0,
             min_playouts: 1000,
             reuse_tree: true,
             expand_visits: 8,

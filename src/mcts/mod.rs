@@ -455,10 +455,7 @@ impl MctsPlayer {
         let size = req.game.size();
         let empty = req.game.board().empty_count();
         let mut limits = Limits {
-            playouts: self
-                .cfg
-                .max_playouts
-                .map(|n| time::playout_limit(n, size, empty, &self.cfg)),
+            playouts: self.cfg.max_playouts,
             time: time::budget(req.clock, req.color, size, empty, &self.cfg),
         };
         if limits.playouts.is_none() && limits.time.is_none() {

@@ -78,30 +78,14 @@ pub fn moves_left(size: usize, empty: usize, cfg: &SearchConfig) -> f64 {
         .max(1.0)
 }
 
-/// Whether a position is in the middle game: 10% to 50% of the board
-/// filled.
-fn in_middle_game(size: usize, empty: usize) -> bool {
-    let filled = 1.0 - empty as f64 / (size * size) as f64;
-    (0.1..0.5).contains(&filled)
-}
-
 /// Spends more in the middle game: a factor by the fraction of the board
 /// that is filled.
 fn phase_factor(size: usize, empty: usize, cfg: &SearchConfig) -> f64 {
-    if in_middle_game(size, empty) {
+    let filled = 1.0 - empty as f64 / (size * size) as f64;
+    if (0.1..0.5).contains(&filled) {
         cfg.middle_game_factor
     } else {
         1.0
-    }
-}
-
-/// A move's playout limit under `--playouts n`: `n` in the middle game,
-/// `n / playout_middle_game` elsewhere (at least one playout).
-pub fn playout_limit(n: u64, size: usize, empty: usize, cfg: &SearchConfig) -> u64 {
-    if in_middle_game(size, empty) || cfg.playout_middle_game <= 1.0 {
-        n
-    } else {
-        ((n as f64 / cfg.playout_middle_game).round() as u64).max(1)
     }
 }
 
@@ -264,24 +248,6 @@ mod tests {
         assert!(low.max < 2.0 - cfg.lag_margin, "{low:?}");
         let none = budget(&clock(abs, 0.1, 0), Color::Black, 19, 200, &cfg).unwrap();
         assert_eq!(none.max, cfg.emergency_think);
-    }
-
-    #[test]
-    fn playout_limit_is_whole_in_the_middle_game_only() {
-        let off = SearchConfig::default();
-        let on = SearchConfig {
-            playout_middle_game: 2.0,
-            ..SearchConfig::default()
-        };
-        // 9x9: 81 empty is the opening, 60 the middle game (25% filled),
-        // 30 the endgame (63% filled).
-        for empty in [81, 60, 30] {
-            assert_eq!(playout_limit(5000, 9, empty, &off), 5000);
-        }
-        assert_eq!(playout_limit(5000, 9, 81, &on), 2500);
-        assert_eq!(playout_limit(5000, 9, 60, &on), 5000);
-        assert_eq!(playout_limit(5000, 9, 30, &on), 2500);
-        assert_eq!(playout_limit(1, 9, 81, &on), 1);
     }
 
     #[test]

@@ -153,13 +153,6 @@ pub const KNOBS: &[Knob] = &[
         apply: |c, v| c.playout_target = number(v),
         get: |c| Value::Number(c.playout_target),
     },
-    Knob {
-        key: "playout_middle_game",
-        help: "under --playouts, the middle game's playouts over the rest's (the rest get --playouts over this)",
-        range: Range::Number(1.0, 10.0),
-        apply: |c, v| c.playout_middle_game = number(v),
-        get: |c| Value::Number(c.playout_middle_game),
-    },
     // Priors.
     Knob {
         key: "prior_visits",
