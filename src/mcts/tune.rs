@@ -226,6 +226,13 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Number(c.playout.self_atari_reject),
     },
     Knob {
+        key: "ko_retake_prob",
+        help: "playouts: probability of playing a ko point again (fill or retake) within 3 moves of its capture",
+        range: Range::Number(0.0, 1.0),
+        apply: |c, v| c.playout.ko_retake_prob = number(v),
+        get: |c| Value::Number(c.playout.ko_retake_prob),
+    },
+    Knob {
         key: "ladder_budget",
         help: "playouts: ladder steps read for escapes (0: off)",
         range: Range::Whole(0, 200),
