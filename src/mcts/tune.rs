@@ -226,13 +226,6 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Number(c.playout.self_atari_reject),
     },
     Knob {
-        key: "ko_retake_prob",
-        help: "playouts: probability of playing a ko point again (fill or retake) within 3 moves of its capture",
-        range: Range::Number(0.0, 1.0),
-        apply: |c, v| c.playout.ko_retake_prob = number(v),
-        get: |c| Value::Number(c.playout.ko_retake_prob),
-    },
-    Knob {
         key: "eye_fill_redirect",
         help: "playouts: probability of capturing or atariing a diagonal chain instead of filling a false eye",
         range: Range::Number(0.0, 1.0),

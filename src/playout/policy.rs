@@ -3,10 +3,6 @@
 //!
 //! The playout policy, in order, for the side to move:
 //!
-//! 0. the ko step (with probability [`PlayoutConfig::ko_retake_prob`],
-//!    default off): the point of a simple ko taken in the last
-//!    [`KO_AGE`] moves, when it is legal and a capture or no self-atari
-//!    (the banned side's retake, the capturer's fill);
 //! 1. replies to the last move's tactics (with probability
 //!    [`PlayoutConfig::atari_prob`]): capture the chain that was just played
 //!    or any chain next to it left in atari, and save own chains next to
@@ -70,22 +66,12 @@ pub struct PlayoutConfig {
     /// snapback, a nakade) whatever its size; other self-ataris of two
     /// stones or more stay refused.
     pub self_atari_reading: bool,
-    /// Probability of playing the point of a recent simple ko again (a
-    /// retake once its ban has lapsed, or the capturer's fill) before the
-    /// other steps, within [`KO_AGE`] moves of the ko capture; 0 turns it
-    /// off.
-    pub ko_retake_prob: f64,
     /// Probability that a random move filling a point walled in by own
     /// stones (a false eye) goes instead to capturing a diagonal opposing
     /// chain in atari, or to an atari on one of two liberties; 0 turns it
     /// off.
     pub eye_fill_redirect: f64,
 }
-
-/// How many moves after a ko capture its point stays a candidate of the
-/// ko step ([`PlayoutConfig::ko_retake_prob`]): the capturer's fill two
-/// moves on, the retake three moves on.
-pub const KO_AGE: usize = 3;
 
 impl Default for PlayoutConfig {
     fn default() -> PlayoutConfig {
@@ -98,7 +84,6 @@ impl Default for PlayoutConfig {
             ladder_budget: 20,
             ladder_in_shapes: true,
             self_atari_reading: true,
-            ko_retake_prob: 0.0,
             eye_fill_redirect: 0.0,
         }
     }
@@ -251,25 +236,7 @@ pub(crate) fn choose_move<R: Rng>(
     rng: &mut R,
     cfg: &PlayoutConfig,
 ) -> Option<Point> {
-    choose_move_ko(b, c, last, None, rng, cfg)
-}
-
-/// [`choose_move`] with the point of a recent simple ko, `recent_ko`, for
-/// the ko step ([`PlayoutConfig::ko_retake_prob`]).
-pub(crate) fn choose_move_ko<R: Rng>(
-    b: &mut Board,
-    c: Color,
-    last: Option<Point>,
-    recent_ko: Option<Point>,
-    rng: &mut R,
-    cfg: &PlayoutConfig,
-) -> Option<Point> {
     if !cfg.uniform_playouts {
-        if let Some(k) = recent_ko {
-            if chance(rng, cfg.ko_retake_prob) && ko_step_playable(b, c, k) {
-                return Some(k);
-            }
-        }
         if let Some(l) = last {
             if chance(rng, cfg.atari_prob) {
                 let mut cands = Candidates::new();
@@ -366,55 +333,11 @@ fn eye_fill_instead(b: &Board, c: Color, p: Point) -> Option<Point> {
     atari
 }
 
-/// Whether `c` may play the ko point `k` in the ko step: empty, legal now,
-/// and a capture (the retake) or a move with two liberties or more (the
-/// fill), never a self-atari that captures nothing.
-fn ko_step_playable(b: &Board, c: Color, k: Point) -> bool {
-    b.is_empty(k)
-        && playable(b, c, k)
-        && (b.liberties_after(c, k, 2) >= 2
-            || k.neighbors()
-                .iter()
-                .any(|&q| b.get(q) == Some(c.opponent()) && b.in_atari(q)))
-}
-
 /// A random one of the candidates `find` gives, if any.
 fn pick<R: Rng>(rng: &mut R, find: impl FnOnce(&mut Candidates)) -> Option<Point> {
     let mut cands = Candidates::new();
     find(&mut cands);
     cands.pick(rng)
-}
-
-/// The last simple ko taken in a playout, for the ko step.
-struct KoWatch {
-    /// The ko point and the number of moves played when it was taken (the
-    /// capture counted).
-    taken: Option<(Point, usize)>,
-}
-
-impl KoWatch {
-    /// The ko of the playout's first position, taken just before it.
-    fn new(b: &Board) -> KoWatch {
-        KoWatch {
-            taken: b.ko().map(|(k, _)| (k, 0)),
-        }
-    }
-
-    /// After a play on `b`, `moves` moves into the playout.
-    fn played(&mut self, b: &Board, moves: usize) {
-        if let Some((k, _)) = b.ko() {
-            self.taken = Some((k, moves));
-        }
-    }
-
-    /// The ko point while it is recent, `moves` moves into the playout:
-    /// on the [`KO_AGE`] moves after its capture.
-    fn recent(&self, moves: usize) -> Option<Point> {
-        match self.taken {
-            Some((k, at)) if moves < at + KO_AGE => Some(k),
-            _ => None,
-        }
-    }
 }
 
 /// The end of one playout.
@@ -441,18 +364,11 @@ pub(crate) fn playout<R: Rng>(
     let max_moves = cfg.playout_length * n * n;
     let mut passes = 0;
     let mut moves = 0;
-    let mut ko = KoWatch::new(b);
     while moves < max_moves && passes < 2 {
-        let recent_ko = if cfg.ko_retake_prob > 0.0 {
-            ko.recent(moves)
-        } else {
-            None
-        };
-        let mv = choose_move_ko(b, to_move, last, recent_ko, rng, cfg);
+        let mv = choose_move(b, to_move, last, rng, cfg);
         match mv {
             Some(p) => {
                 b.play_unchecked(to_move, p);
-                ko.played(b, moves + 1);
                 if first_play[p.index()] == 0 {
                     first_play[p.index()] = to_move as u8;
                 }
@@ -493,75 +409,6 @@ mod tests {
 
     fn at(b: &Board, v: &str) -> Point {
         b.test_point(v)
-    }
-
-    /// Black D7 takes the ko at C7; White's retake at C7 is banned for
-    /// one move.
-    fn ko_taken() -> Board {
-        let mut b = Board::from_diagram(
-            "
-            . . . . . . . . .
-            . . X O . . . . .
-            . X O . O . . . .
-            . . X O . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .",
-        )
-        .unwrap();
-        let d7 = at(&b, "D7");
-        b.play(Color::Black, d7, false).unwrap();
-        assert_eq!(b.ko(), Some((at(&b, "C7"), Color::White)));
-        b
-    }
-
-    #[test]
-    fn ko_step_fills_and_retakes_a_recent_ko() {
-        let cfg = PlayoutConfig {
-            ko_retake_prob: 1.0,
-            ..PlayoutConfig::default()
-        };
-        let mut b = ko_taken();
-        let c7 = at(&b, "C7");
-        let mut watch = KoWatch::new(&b);
-        assert_eq!(watch.recent(0), Some(c7));
-        // White is banned: the step finds nothing, some other move comes.
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
-        let m = choose_move_ko(&mut b.clone(), Color::White, None, Some(c7), &mut rng, &cfg);
-        assert!(m.is_some() && m != Some(c7));
-        // White plays elsewhere; Black's fill is the step's move.
-        b.play(Color::White, at(&b, "J1"), false).unwrap();
-        watch.played(&b, 1);
-        assert_eq!(watch.recent(1), Some(c7));
-        for seed in 0..20 {
-            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-            let m = choose_move_ko(&mut b.clone(), Color::Black, None, Some(c7), &mut rng, &cfg);
-            assert_eq!(m, Some(c7), "seed {seed}");
-        }
-        // Black plays elsewhere too; White's retake is the step's move.
-        b.play(Color::Black, at(&b, "J2"), false).unwrap();
-        watch.played(&b, 2);
-        assert_eq!(watch.recent(2), Some(c7));
-        for seed in 0..20 {
-            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-            let m = choose_move_ko(&mut b.clone(), Color::White, None, Some(c7), &mut rng, &cfg);
-            assert_eq!(m, Some(c7), "seed {seed}");
-        }
-        // Three moves on the ko is no longer recent.
-        assert_eq!(watch.recent(3), None);
-        // Off, the retake is one random move among many.
-        let off = PlayoutConfig::default();
-        let retakes = (0..50)
-            .filter(|&seed| {
-                let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-                let m =
-                    choose_move_ko(&mut b.clone(), Color::White, None, Some(c7), &mut rng, &off);
-                m == Some(c7)
-            })
-            .count();
-        assert!(retakes < 10, "{retakes} retakes in 50 with the step off");
     }
 
     #[test]
@@ -622,28 +469,6 @@ mod tests {
         .unwrap();
         assert!(b3.in_atari(at(&b3, "C4")));
         assert_eq!(eye_fill_instead(&b3, Color::Black, at(&b3, "B4")), None);
-    }
-
-    #[test]
-    fn ko_step_skips_a_self_atari_that_captures_nothing() {
-        // C7 is no ko: a White stone there captures nothing (Black D7
-        // keeps E7) and has one liberty, C6; Black's stone there connects.
-        let b = Board::from_diagram(
-            "
-            . . . . . . . . .
-            . . X O . . . . .
-            . X . X . . . . .
-            . . . O . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .",
-        )
-        .unwrap();
-        let c7 = at(&b, "C7");
-        assert!(!ko_step_playable(&b, Color::White, c7));
-        assert!(ko_step_playable(&b, Color::Black, c7));
     }
 
     #[test]
