@@ -226,13 +226,6 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Number(c.playout.self_atari_reject),
     },
     Knob {
-        key: "eye_fill_redirect",
-        help: "playouts: probability of capturing or atariing a diagonal chain instead of filling a false eye",
-        range: Range::Number(0.0, 1.0),
-        apply: |c, v| c.playout.eye_fill_redirect = number(v),
-        get: |c| Value::Number(c.playout.eye_fill_redirect),
-    },
-    Knob {
         key: "ladder_budget",
         help: "playouts: ladder steps read for escapes (0: off)",
         range: Range::Whole(0, 200),

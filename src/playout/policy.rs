@@ -19,9 +19,7 @@
 //!    unless reading calls it a snapback or a nakade
 //!    ([`PlayoutConfig::self_atari_reading`]; a self-atari in a seki is none)
 //!    (any other single-stone self-atari is refused with probability
-//!    [`PlayoutConfig::self_atari_reject`]); a move that fills a false eye
-//!    goes with probability [`PlayoutConfig::eye_fill_redirect`] (default
-//!    off) to the capture or atari of a diagonal opposing chain instead.
+//!    [`PlayoutConfig::self_atari_reject`]).
 //!
 //! A side with no candidate passes; the playout ends after two passes or
 //! [`PlayoutConfig::playout_length`] moves per point and is scored by area
@@ -66,11 +64,6 @@ pub struct PlayoutConfig {
     /// snapback, a nakade) whatever its size; other self-ataris of two
     /// stones or more stay refused.
     pub self_atari_reading: bool,
-    /// Probability that a random move filling a point walled in by own
-    /// stones (a false eye) goes instead to capturing a diagonal opposing
-    /// chain in atari, or to an atari on one of two liberties; 0 turns it
-    /// off.
-    pub eye_fill_redirect: f64,
 }
 
 impl Default for PlayoutConfig {
@@ -84,7 +77,6 @@ impl Default for PlayoutConfig {
             ladder_budget: 20,
             ladder_in_shapes: true,
             self_atari_reading: true,
-            eye_fill_redirect: 0.0,
         }
     }
 }
@@ -266,11 +258,6 @@ pub(crate) fn choose_move<R: Rng>(
                 || (!p.neighbors().iter().any(|&q| b.get(q) == Some(c))
                     && !chance(rng, cfg.self_atari_reject));
             if ok {
-                if cfg.eye_fill_redirect > 0.0 && open == 0 && chance(rng, cfg.eye_fill_redirect) {
-                    if let Some(r) = eye_fill_instead(b, c, p) {
-                        return Some(r);
-                    }
-                }
                 return Some(p);
             }
         }
@@ -278,59 +265,6 @@ pub(crate) fn choose_move<R: Rng>(
         b.swap_empties(i, k);
     }
     None
-}
-
-/// For `c` about to fill `p`, a point with no empty neighbour: when every
-/// neighbour is `c`'s (none in atari), the move that makes the eye real
-/// instead: the capture of a diagonal opposing chain in atari, else an
-/// atari on a diagonal opposing chain of two liberties; each legal and
-/// no self-atari that captures nothing.
-fn eye_fill_instead(b: &Board, c: Color, p: Point) -> Option<Point> {
-    let opp = c.opponent();
-    let walled = p.neighbors().iter().all(|&q| match b.get(q) {
-        Some(col) => col == c && !b.in_atari(q),
-        None => !b.on_board(q),
-    });
-    if !walled {
-        return None;
-    }
-    let sound = |m: Point| {
-        b.is_empty(m)
-            && playable(b, c, m)
-            && (b.liberties_after(c, m, 2) >= 2
-                || m.neighbors()
-                    .iter()
-                    .any(|&q| b.get(q) == Some(opp) && b.in_atari(q)))
-    };
-    let mut atari = None;
-    for d in p.diagonals() {
-        if b.get(d) != Some(opp) {
-            continue;
-        }
-        if let Some(l) = b.last_liberty(d) {
-            if sound(l) {
-                return Some(l);
-            }
-        } else if atari.is_none() {
-            // The chain's liberties, when it has exactly two.
-            let mut libs = [p; 2];
-            let mut n = 0;
-            b.for_each_stone(d, |s| {
-                for l in s.neighbors() {
-                    if b.is_empty(l) && !libs[..n.min(2)].contains(&l) {
-                        if n < 2 {
-                            libs[n] = l;
-                        }
-                        n += 1;
-                    }
-                }
-            });
-            if n == 2 {
-                atari = libs.into_iter().find(|&l| sound(l));
-            }
-        }
-    }
-    atari
 }
 
 /// A random one of the candidates `find` gives, if any.
@@ -409,66 +343,6 @@ mod tests {
 
     fn at(b: &Board, v: &str) -> Point {
         b.test_point(v)
-    }
-
-    #[test]
-    fn a_false_eye_fill_goes_to_the_capture_or_atari_that_makes_it_real() {
-        // C3 is walled in by Black, with White D4 (in atari, last liberty
-        // D5) and B2 (two liberties) on its diagonals: a false eye.
-        let b = Board::from_diagram(
-            "
-            . . . . .
-            . X X O X
-            . X . X .
-            . O X X .
-            . . . . .",
-        )
-        .unwrap();
-        let c3 = at(&b, "C3");
-        assert!(!b.is_eye(Color::Black, c3));
-        assert_eq!(eye_fill_instead(&b, Color::Black, c3), Some(at(&b, "D5")));
-        // D4 with two liberties: the atari instead, on either of them.
-        let b2 = Board::from_diagram(
-            "
-            . . . . .
-            . X X O .
-            . X . X .
-            . O X X .
-            . . . . .",
-        )
-        .unwrap();
-        let m = eye_fill_instead(&b2, Color::Black, c3).unwrap();
-        let libs = [at(&b2, "D5"), at(&b2, "E4"), at(&b2, "A2"), at(&b2, "B1")];
-        assert!(libs.contains(&m), "{m:?}");
-        // The random move of the policy never fills C3 with the redirect
-        // on, and does now and then with it off.
-        let on = PlayoutConfig {
-            eye_fill_redirect: 1.0,
-            ..PlayoutConfig::default()
-        };
-        let fills = |cfg: &PlayoutConfig| {
-            (0..400)
-                .filter(|&seed| {
-                    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-                    choose_move(&mut b.clone(), Color::Black, None, &mut rng, cfg) == Some(c3)
-                })
-                .count()
-        };
-        assert_eq!(fills(&on), 0);
-        assert!(fills(&PlayoutConfig::default()) > 0);
-        // A point next to an own chain in atari is left to the fill (it
-        // may be the escape): Black C4's last liberty is B4.
-        let b3 = Board::from_diagram(
-            "
-            . X O . .
-            X . X O .
-            O X O . .
-            . O . . .
-            . . . . .",
-        )
-        .unwrap();
-        assert!(b3.in_atari(at(&b3, "C4")));
-        assert_eq!(eye_fill_instead(&b3, Color::Black, at(&b3, "B4")), None);
     }
 
     #[test]
