@@ -41,6 +41,7 @@ use crate::color::Color;
 use crate::patterns::lean::Scanner;
 use crate::patterns::{PatternTable, Position};
 use crate::playout::shapes::is_shape;
+use crate::playout::tactics;
 use crate::point::{Move, Point};
 
 /// Where the priors of new tree nodes come from.
@@ -103,6 +104,10 @@ pub struct PriorConfig {
     /// Prior wins for a third-line move (fourth too from 13x13) in an empty
     /// area.
     pub prior_empty_third: f32,
+    /// Treat a self-atari that puts a larger opposing chain in atari on its
+    /// own enclosed liberty ([`tactics::shortage_self_atari`]) as a capture
+    /// of two stones or more, not as a self-atari.
+    pub prior_shortage: bool,
 }
 
 impl Default for PriorConfig {
@@ -117,6 +122,7 @@ impl Default for PriorConfig {
             prior_near_last: [12.0, 6.0],
             prior_empty_low: 15.0,
             prior_empty_third: 10.0,
+            prior_shortage: false,
         }
     }
 }
@@ -198,7 +204,11 @@ pub fn hand_prior(
         bonus(&mut pr, cfg.prior_escape);
     }
     if libs < 2 && captured == 0 {
-        pr.visits += cfg.prior_self_atari;
+        if cfg.prior_shortage && tactics::shortage_self_atari(b, c, p) {
+            bonus(&mut pr, cfg.prior_capture_many);
+        } else {
+            pr.visits += cfg.prior_self_atari;
+        }
     }
     if is_shape(b, p) {
         bonus(&mut pr, cfg.prior_shape);
@@ -608,5 +618,40 @@ mod tests {
         let sa = hand_prior(&b, Color::White, at(&b, "B5"), None, None, &cfg);
         let plain_w = hand_prior(&b, Color::White, at(&b, "D3"), None, None, &cfg);
         assert!(sa.wins / sa.visits < plain_w.wins / plain_w.visits);
+    }
+
+    #[test]
+    fn prior_shortage_lifts_the_sacrifice_that_shorts_liberties() {
+        // As in `tactics`: Black F2 sacrifices F1 and F2 to leave White's
+        // chain of sixteen stones short of liberties.
+        let b = Board::from_diagram(
+            "
+            . . . . . . . . .
+            . . . X X O O . .
+            . . . . O O O O O
+            . . X X O X X O X
+            . . X O X X X X .
+            . . X O O O X X X
+            . X O O O O O X .
+            . X X O O . O X X
+            . . X O . X O O O",
+        )
+        .unwrap();
+        let f2 = at(&b, "F2");
+        let off = PriorConfig::default();
+        let on = PriorConfig {
+            prior_shortage: true,
+            ..PriorConfig::default()
+        };
+        let rate = |p: Prior| p.wins / p.visits;
+        let before = hand_prior(&b, Color::Black, f2, None, None, &off);
+        let after = hand_prior(&b, Color::Black, f2, None, None, &on);
+        assert!(rate(before) < 0.5);
+        assert!(rate(after) > 0.5);
+        // A plain self-atari (White B1, its one liberty A1) stays disliked
+        // with the knob on.
+        let b1 = at(&b, "B1");
+        assert!(b.liberties_after(Color::White, b1, 2) < 2);
+        assert!(rate(hand_prior(&b, Color::White, b1, None, None, &on)) < 0.5);
     }
 }

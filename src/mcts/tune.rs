@@ -246,6 +246,17 @@ pub const KNOBS: &[Knob] = &[
         apply: |c, v| c.playout.self_atari_reading = flag(v),
         get: |c| Value::Flag(c.playout.self_atari_reading),
     },
+    Knob {
+        key: "shortage_self_atari",
+        help: "playouts and hand priors: a self-atari that puts a larger chain in atari on its enclosed liberty is good",
+        range: Range::YesNo,
+        apply: |c, v| {
+            let on = flag(v);
+            c.playout.shortage_self_atari = on;
+            c.prior.prior_shortage = on;
+        },
+        get: |c| Value::Flag(c.playout.shortage_self_atari && c.prior.prior_shortage),
+    },
     // End of game.
     Knob {
         key: "resign_threshold",

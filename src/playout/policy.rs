@@ -64,6 +64,10 @@ pub struct PlayoutConfig {
     /// snapback, a nakade) whatever its size; other self-ataris of two
     /// stones or more stay refused.
     pub self_atari_reading: bool,
+    /// With `self_atari_reading`, also play the self-ataris that put a
+    /// larger opposing chain in atari on their own enclosed liberty
+    /// ([`tactics::shortage_self_atari`]).
+    pub shortage_self_atari: bool,
 }
 
 impl Default for PlayoutConfig {
@@ -77,6 +81,7 @@ impl Default for PlayoutConfig {
             ladder_budget: 20,
             ladder_in_shapes: true,
             self_atari_reading: true,
+            shortage_self_atari: false,
         }
     }
 }
@@ -254,7 +259,8 @@ pub(crate) fn choose_move<R: Rng>(
             let open = b.empty_neighbors(p);
             let ok = open >= 2
                 || b.liberties_after(c, p, 2) >= 2
-                || (cfg.self_atari_reading && tactics::good_self_atari(b, c, p))
+                || (cfg.self_atari_reading
+                    && tactics::good_self_atari(b, c, p, cfg.shortage_self_atari))
                 || (!p.neighbors().iter().any(|&q| b.get(q) == Some(c))
                     && !chance(rng, cfg.self_atari_reject));
             if ok {

@@ -168,21 +168,21 @@ pub(crate) fn extension_is_ladder_dead(b: &Board, c: Color, q: Point, budget: u3
     escape_fails(b, c, q, budget)
 }
 
-/// Whether `c` on the empty point `p`, a self-atari that captures nothing,
-/// is still a good move: a snapback, or a nakade (the stones it leaves in
-/// atari, when captured, leave the opponent an eye space of one eye).
-///
-/// Snapback: a single stone whose capture on its liberty `l` leaves the
-/// capturing chain (two stones or more) with no liberty but `p`.
-/// Nakade: the chain on `p` after the move has at most three stones, or
-/// four in a square or a T; it and its liberty `l` are enclosed by the
-/// opponent's stones and the edge; and every opposing chain around has
-/// three liberties or more (a chain short of liberties may be in seki, or
-/// in a race that the self-atari loses).
-pub(crate) fn good_self_atari(b: &Board, c: Color, p: Point) -> bool {
-    let opp = c.opponent();
-    // The chain the move makes, its size and its one liberty.
-    let mut stones = [p; 5];
+/// What a move of `c` on the empty point `p` makes of its chain.
+enum SelfAtari {
+    /// The move captures: not a self-atari worth reading.
+    Captures,
+    /// A chain of `n` stones (at most four, in `stones[..n]`) with the one
+    /// liberty `l`.
+    Chain { n: usize, l: Point },
+    /// Anything else: more liberties, none, or a larger chain.
+    Other,
+}
+
+/// The chain that `c` on `p` makes, when it is a self-atari of at most
+/// four stones that captures nothing; its stones go to `stones`.
+fn self_atari_chain(b: &Board, c: Color, p: Point, stones: &mut [Point; 5]) -> SelfAtari {
+    stones[0] = p;
     let mut n = 1;
     let mut lib: Option<Point> = None;
     let mut roots = [p; 4];
@@ -191,7 +191,7 @@ pub(crate) fn good_self_atari(b: &Board, c: Color, p: Point) -> bool {
         match b.get(q) {
             None if b.is_empty(q) => {
                 if lib.is_some_and(|l| l != q) {
-                    return false;
+                    return SelfAtari::Other;
                 }
                 lib = Some(q);
             }
@@ -203,7 +203,7 @@ pub(crate) fn good_self_atari(b: &Board, c: Color, p: Point) -> bool {
                 roots[n_roots] = r;
                 n_roots += 1;
                 if n + b.chain_len(q) > 4 {
-                    return false;
+                    return SelfAtari::Other;
                 }
                 let mut libs_ok = true;
                 b.for_each_stone(q, |s| {
@@ -219,18 +219,82 @@ pub(crate) fn good_self_atari(b: &Board, c: Color, p: Point) -> bool {
                     }
                 });
                 if !libs_ok {
-                    return false;
+                    return SelfAtari::Other;
                 }
             }
-            Some(_) if b.in_atari(q) => return true, // a capture
+            Some(_) if b.in_atari(q) => return SelfAtari::Captures,
             _ => {}
         }
     }
-    let Some(l) = lib else {
+    match lib {
+        Some(l) => SelfAtari::Chain { n, l },
+        None => SelfAtari::Other,
+    }
+}
+
+/// Whether `c` on the empty point `p`, a self-atari that captures nothing,
+/// is still a good move: a snapback, or a nakade (the stones it leaves in
+/// atari, when captured, leave the opponent an eye space of one eye), or,
+/// with `shortage`, a sacrifice that short of liberties
+/// ([`shortage_self_atari`]).
+///
+/// Snapback: a single stone whose capture on its liberty `l` leaves the
+/// capturing chain (two stones or more) with no liberty but `p`.
+/// Nakade: the chain on `p` after the move has at most three stones, or
+/// four in a square or a T; it and its liberty `l` are enclosed by the
+/// opponent's stones and the edge; and every opposing chain around has
+/// three liberties or more (a chain short of liberties may be in seki, or
+/// in a race that the self-atari loses).
+pub(crate) fn good_self_atari(b: &Board, c: Color, p: Point, shortage: bool) -> bool {
+    let mut stones = [p; 5];
+    match self_atari_chain(b, c, p, &mut stones) {
+        SelfAtari::Captures => true,
+        SelfAtari::Other => false,
+        SelfAtari::Chain { n, l } => {
+            (n == 1 && snapback(b, c, p, l))
+                || nakade(b, c.opponent(), &stones[..n], l)
+                || (shortage && shortage_on(b, c, p, n, l))
+        }
+    }
+}
+
+/// Whether `c` on the empty point `p` is a self-atari (of at most three
+/// stones, capturing nothing) that puts a larger opposing chain in atari
+/// on the self-atari's own liberty `l`, with `l` enclosed by that chain
+/// and ours: the opponent's capture on `l` leaves its chain with no
+/// liberty but the points it captured, short of liberties (a
+/// connect-and-die, or a throw-in before a snapback).
+pub(crate) fn shortage_self_atari(b: &Board, c: Color, p: Point) -> bool {
+    let mut stones = [p; 5];
+    match self_atari_chain(b, c, p, &mut stones) {
+        SelfAtari::Chain { n, l } => shortage_on(b, c, p, n, l),
+        _ => false,
+    }
+}
+
+/// [`shortage_self_atari`] for the chain of `n` stones on `p` with the one
+/// liberty `l`.
+fn shortage_on(b: &Board, c: Color, p: Point, n: usize, l: Point) -> bool {
+    // Three stones at most: a straight four captured may leave two eyes.
+    if n > 3 || l.neighbors().iter().any(|&t| t != p && b.is_empty(t)) {
         return false;
-    };
-    let chain = &stones[..n];
-    (n == 1 && snapback(b, c, p, l)) || nakade(b, opp, chain, l)
+    }
+    let opp = c.opponent();
+    p.neighbors().iter().any(|&q| {
+        if b.get(q) != Some(opp) || b.chain_len(q) <= n {
+            return false;
+        }
+        let (libs, k) = liberties_upto::<3>(b, q);
+        let root = b.chain_root(q);
+        // The capture on `l` joins no other chain (with liberties of its
+        // own) to the one in atari.
+        k == 2
+            && libs[..2].contains(&p)
+            && libs[..2].contains(&l)
+            && l.neighbors()
+                .iter()
+                .all(|&t| b.get(t) != Some(opp) || b.chain_root(t) == root)
+    })
 }
 
 /// Whether a stone of `c` on `p` (no stone of `c` next to it, one
@@ -443,8 +507,8 @@ mod tests {
         )
         .unwrap();
         assert!(b.liberties_after(Color::Black, at(&b, "C4"), 2) < 2);
-        assert!(good_self_atari(&b, Color::Black, at(&b, "C4")));
-        assert!(good_self_atari(&b, Color::Black, at(&b, "D4")));
+        assert!(good_self_atari(&b, Color::Black, at(&b, "C4"), false));
+        assert!(good_self_atari(&b, Color::Black, at(&b, "D4"), false));
         // The space opened on the right (no E4): not an eye space.
         let open = Board::from_diagram(
             "
@@ -457,7 +521,12 @@ mod tests {
             . . . . . . .",
         )
         .unwrap();
-        assert!(!good_self_atari(&open, Color::Black, at(&open, "C4")));
+        assert!(!good_self_atari(
+            &open,
+            Color::Black,
+            at(&open, "C4"),
+            false
+        ));
     }
 
     #[test]
@@ -476,7 +545,7 @@ mod tests {
         let c1 = at(&b, "C1");
         assert!(b.liberties_after(Color::Black, c1, 2) < 2);
         assert!(snapback(&b, Color::Black, c1, at(&b, "D1")));
-        assert!(good_self_atari(&b, Color::Black, c1));
+        assert!(good_self_atari(&b, Color::Black, c1, false));
         // With a liberty more for White (E3 empty) it is a plain throw-in
         // next to an open space: neither snapback nor nakade.
         let b2 = Board::from_diagram(
@@ -515,7 +584,49 @@ mod tests {
         ] {
             let p = at(&b, v);
             assert!(b.liberties_after(c, p, 2) < 2, "{v}");
-            assert!(!good_self_atari(&b, c, p), "{c:?} {v}");
+            assert!(!good_self_atari(&b, c, p, false), "{c:?} {v}");
         }
+    }
+
+    /// The lower half of a 9x9 game that Kosumi lost to Pachi as White:
+    /// White's chain of sixteen stones has the two liberties E1 and F2,
+    /// Black F1 the same two.
+    const SHORTAGE: &str = "
+        . . . . . . . . .
+        . . . X X O O . .
+        . . . . O O O O O
+        . . X X O X X O X
+        . . X O X X X X .
+        . . X O O O X X X
+        . X O O O O O X .
+        . X X O O . O X X
+        . . X O . X O O O";
+
+    #[test]
+    fn a_sacrifice_that_shorts_a_larger_chain_of_liberties_is_good() {
+        // Black F2 is a self-atari of two stones (F1, F2; liberty E1) that
+        // puts White in atari on E1: White captures two stones on E1 and is
+        // left with the liberties F1 and F2 alone, and Black F1 is then a
+        // snapback. Black E1 is the same sacrifice from the other side.
+        let b = Board::from_diagram(SHORTAGE).unwrap();
+        for v in ["F2", "E1"] {
+            let p = at(&b, v);
+            assert!(b.liberties_after(Color::Black, p, 2) < 2, "{v}");
+            assert!(shortage_self_atari(&b, Color::Black, p), "{v}");
+            assert!(!good_self_atari(&b, Color::Black, p, false), "{v}");
+            assert!(good_self_atari(&b, Color::Black, p, true), "{v}");
+        }
+        // White's own fill of a liberty is no sacrifice of Black's.
+        assert!(!shortage_self_atari(&b, Color::White, at(&b, "E1")));
+        // With D1 empty, White has a third liberty and E1 an open
+        // neighbour: F2 would only be a self-atari.
+        let mut open = SHORTAGE.to_string();
+        let last = open.rfind(". . X O . X O O O").unwrap();
+        open.replace_range(last.., ". . X . . X O O O");
+        let b = Board::from_diagram(&open).unwrap();
+        let f2 = at(&b, "F2");
+        assert!(b.liberties_after(Color::Black, f2, 2) < 2);
+        assert!(!shortage_self_atari(&b, Color::Black, f2));
+        assert!(!good_self_atari(&b, Color::Black, f2, true));
     }
 }
