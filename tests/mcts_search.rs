@@ -756,3 +756,37 @@ fn cleanup_choice_plays_the_urgent_move_and_otherwise_cleans_up() {
     assert_eq!(cleanup_choice(&pass_first, Move::Pass, true), Move::Pass);
     assert_eq!(cleanup_choice(&[], clean, true), clean);
 }
+
+/// Move 76 of a 9x9 game that Kosumi lost to Pachi as Black (seed 49100,
+/// game 44): Black's big group in the upper right has the liberties H8 and
+/// H9 alone, and White G8 is in atari. White H8 is a self-atari of two
+/// stones that puts the group in atari on H9: Black captures two stones
+/// there and is left with the liberties G8 and H8, and White's throw-in on
+/// H8 is a snapback. The ladder pruning of the tree left H8 out as an
+/// escape that the capture on H9 answers; `shortage_self_atari` keeps it
+/// and the search finds it.
+#[test]
+fn the_shortage_knob_finds_the_sacrifice_that_kills_a_short_group() {
+    let game = game_of(
+        "
+        . O . O X X X . X
+        X O O O O X O . X
+        . X X O X X X X X
+        X X O O O X X O X
+        . X O O X O O O O
+        X O O X X . . O .
+        . X X . X . O O O
+        X . . . X . X O X
+        . X . X . X . X .",
+        Color::White,
+        Rules::default(),
+        7.0,
+    );
+    let mut c = cfg(3000, 1);
+    c.set("shortage_self_atari=yes").unwrap();
+    let mut p = MctsPlayer::new(c);
+    assert_eq!(
+        genmove(&mut p, &game, Color::White, false),
+        Decision::Play(mv(&game, "H8"))
+    );
+}

@@ -106,7 +106,8 @@ pub struct PriorConfig {
     pub prior_empty_third: f32,
     /// Treat a self-atari that puts a larger opposing chain in atari on its
     /// own enclosed liberty ([`tactics::shortage_self_atari`]) as a capture
-    /// of two stones or more, not as a self-atari.
+    /// of two stones or more, not as a self-atari (and the search keeps it
+    /// when it extends a chain that a ladder would capture).
     pub prior_shortage: bool,
 }
 

@@ -607,7 +607,9 @@ impl<'a> Search<'a> {
             };
             if legal
                 && !(self.cfg.prune_ladders
-                    && failed_ladder_escape(b, c, p, &mut scratch.ladder_pool))
+                    && failed_ladder_escape(b, c, p, &mut scratch.ladder_pool)
+                    && !(self.cfg.prior.prior_shortage
+                        && crate::playout::tactics::shortage_self_atari(b, c, p)))
             {
                 points.push(p);
             }

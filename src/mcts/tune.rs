@@ -248,7 +248,7 @@ pub const KNOBS: &[Knob] = &[
     },
     Knob {
         key: "shortage_self_atari",
-        help: "playouts and hand priors: a self-atari that puts a larger chain in atari on its enclosed liberty is good",
+        help: "playouts, hand priors and tree: a self-atari that puts a larger chain in atari on its enclosed liberty is good",
         range: Range::YesNo,
         apply: |c, v| {
             let on = flag(v);
