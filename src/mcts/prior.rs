@@ -123,7 +123,7 @@ impl Default for PriorConfig {
             prior_near_last: [12.0, 6.0],
             prior_empty_low: 15.0,
             prior_empty_third: 10.0,
-            prior_shortage: false,
+            prior_shortage: true,
         }
     }
 }
@@ -639,9 +639,9 @@ mod tests {
         )
         .unwrap();
         let f2 = at(&b, "F2");
-        let off = PriorConfig::default();
-        let on = PriorConfig {
-            prior_shortage: true,
+        let on = PriorConfig::default();
+        let off = PriorConfig {
+            prior_shortage: false,
             ..PriorConfig::default()
         };
         let rate = |p: Prior| p.wins / p.visits;

@@ -81,7 +81,7 @@ impl Default for PlayoutConfig {
             ladder_budget: 20,
             ladder_in_shapes: true,
             self_atari_reading: true,
-            shortage_self_atari: false,
+            shortage_self_atari: true,
         }
     }
 }
