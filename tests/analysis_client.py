@@ -187,7 +187,8 @@ def main():
                 komi=-10, maxVisits=150, includeOwnership=True))
     r = e.final("persp")
     check(r["rootInfo"]["currentPlayer"] == "W", "initialPlayer W")
-    check(r["rootInfo"]["winrate"] > 0.8, f"Black's win rate from Black's side: {r['rootInfo']['winrate']}")
+    # (About 0.85 at 150 visits; the other side's view would be about 0.15.)
+    check(r["rootInfo"]["winrate"] > 0.7, f"Black's win rate from Black's side: {r['rootInfo']['winrate']}")
     check(r["rootInfo"]["scoreLead"] > 10, f"Black's lead from Black's side: {r['rootInfo']['scoreLead']}")
     check(all(mi["winrate"] > 0.5 for mi in r["moveInfos"]), "moveInfos from Black's side")
     own = r.get("ownership", [])
@@ -342,7 +343,7 @@ def main():
     e.send(base("side", initialStones=BLACK_WALL + WHITE_WALL, initialPlayer="W", komi=-10,
                 maxVisits=150, includeOwnership=True))
     r = e.final("side")
-    check(r["rootInfo"]["winrate"] < 0.2, f"side to move (White) sees a loss: {r['rootInfo']['winrate']}")
+    check(r["rootInfo"]["winrate"] < 0.3, f"side to move (White) sees a loss: {r['rootInfo']['winrate']}")
     check(r["rootInfo"]["scoreLead"] < -10, "side to move's lead")
     own = r.get("ownership", [])
     check(len(own) == 81 and own[36] < -0.5, "ownership for the side to move")
