@@ -625,19 +625,7 @@ mod tests {
     fn prior_shortage_lifts_the_sacrifice_that_shorts_liberties() {
         // As in `tactics`: Black F2 sacrifices F1 and F2 to leave White's
         // chain of sixteen stones short of liberties.
-        let b = Board::from_diagram(
-            "
-            . . . . . . . . .
-            . . . X X O O . .
-            . . . . O O O O O
-            . . X X O X X O X
-            . . X O X X X X .
-            . . X O O O X X X
-            . X O O O O O X .
-            . X X O O . O X X
-            . . X O . X O O O",
-        )
-        .unwrap();
+        let b = Board::from_diagram(crate::playout::tactics::SHORTAGE).unwrap();
         let f2 = at(&b, "F2");
         let on = PriorConfig::default();
         let off = PriorConfig {

@@ -368,6 +368,22 @@ fn nakade(b: &Board, opp: Color, stones: &[Point], l: Point) -> bool {
         .all(|&r| !b.in_atari(r) && liberties_upto::<2>(b, r).1 >= 3)
 }
 
+/// A position (move 55) of a 9x9 game that Kosumi lost to Pachi as White:
+/// White's chain of sixteen stones has the two liberties E1 and F2, Black
+/// F1 the same two. For the tests of the shortage reading here and in
+/// the priors.
+#[cfg(test)]
+pub(crate) const SHORTAGE: &str = "
+    . . . . . . . . .
+    . . . X X O O . .
+    . . . . O O O O O
+    . . X X O X X O X
+    . . X O X X X X .
+    . . X O O O X X X
+    . X O O O O O X .
+    . X X O O . O X X
+    . . X O . X O O O";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -588,27 +604,13 @@ mod tests {
         }
     }
 
-    /// The lower half of a 9x9 game that Kosumi lost to Pachi as White:
-    /// White's chain of sixteen stones has the two liberties E1 and F2,
-    /// Black F1 the same two.
-    const SHORTAGE: &str = "
-        . . . . . . . . .
-        . . . X X O O . .
-        . . . . O O O O O
-        . . X X O X X O X
-        . . X O X X X X .
-        . . X O O O X X X
-        . X O O O O O X .
-        . X X O O . O X X
-        . . X O . X O O O";
-
     #[test]
     fn a_sacrifice_that_shorts_a_larger_chain_of_liberties_is_good() {
         // Black F2 is a self-atari of two stones (F1, F2; liberty E1) that
         // puts White in atari on E1: White captures two stones on E1 and is
         // left with the liberties F1 and F2 alone, and Black F1 is then a
         // snapback. Black E1 is the same sacrifice from the other side.
-        let b = Board::from_diagram(SHORTAGE).unwrap();
+        let b = Board::from_diagram(super::SHORTAGE).unwrap();
         for v in ["F2", "E1"] {
             let p = at(&b, v);
             assert!(b.liberties_after(Color::Black, p, 2) < 2, "{v}");
@@ -620,7 +622,7 @@ mod tests {
         assert!(!shortage_self_atari(&b, Color::White, at(&b, "E1")));
         // With D1 empty, White has a third liberty and E1 an open
         // neighbour: F2 would only be a self-atari.
-        let mut open = SHORTAGE.to_string();
+        let mut open = super::SHORTAGE.to_string();
         let last = open.rfind(". . X O . X O O O").unwrap();
         open.replace_range(last.., ". . X . . X O O O");
         let b = Board::from_diagram(&open).unwrap();
