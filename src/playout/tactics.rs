@@ -235,7 +235,7 @@ fn self_atari_chain(b: &Board, c: Color, p: Point, stones: &mut [Point; 5]) -> S
 /// Whether `c` on the empty point `p`, a self-atari that captures nothing,
 /// is still a good move: a snapback, or a nakade (the stones it leaves in
 /// atari, when captured, leave the opponent an eye space of one eye), or,
-/// with `shortage`, a sacrifice that short of liberties
+/// with `shortage`, a sacrifice that leaves a larger chain short of liberties
 /// ([`shortage_self_atari`]).
 ///
 /// Snapback: a single stone whose capture on its liberty `l` leaves the
