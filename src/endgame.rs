@@ -12,7 +12,10 @@
 //! is below `-DEAD_THRESHOLD`. A living chain is in **seki** when its mean
 //! is within `SEKI_BAND` of 0 and it shares a liberty with a living chain
 //! of the other colour; a living chain sharing a liberty with an enemy
-//! chain in seki is in seki too. Everything else is **alive**.
+//! chain in seki is in seki too. A living chain is in seki as well when
+//! the board shows it: each of its liberties is its own eye or shared with
+//! a living opposing chain, and a stone of either colour there would be a
+//! self-atari (`mutual_seki`). Everything else is **alive**.
 //!
 //! **Counting** ([`count`]) follows the rules' [`Scoring`]:
 //! - area: every stone left after the dead ones are removed, plus the empty
@@ -128,7 +131,14 @@ pub fn classify(board: &Board, ownership: &[f32]) -> Vec<ChainStatus> {
         .map(|c| board.chain_root(c.stones[0]))
         .collect();
     for (i, chain) in chains.iter_mut().enumerate() {
-        if chain.status != Status::Alive || means[i].abs() >= SEKI_BAND {
+        if chain.status != Status::Alive {
+            continue;
+        }
+        if mutual_seki(board, chain.stones[0], &alive_roots) {
+            chain.status = Status::Seki;
+            continue;
+        }
+        if means[i].abs() >= SEKI_BAND {
             continue;
         }
         let shares = board.chain_liberties(chain.stones[0]).iter().any(|&lib| {
@@ -167,6 +177,46 @@ pub fn classify(board: &Board, ownership: &[f32]) -> Vec<ChainStatus> {
         }
     }
     chains
+}
+
+/// Whether the chain of `p` is in a seki that the board shows by itself:
+/// it has two liberties or more, and each is either its own eye (every
+/// neighbour a stone of this chain) or shared with a living opposing
+/// chain (in `alive_roots`) of two liberties or more, where a stone of
+/// either colour would be a self-atari; at least one is shared. The
+/// ownership misses such a seki when the search lets a losing side
+/// sacrifice into it.
+fn mutual_seki(board: &Board, p: Point, alive_roots: &FxHashSet<Point>) -> bool {
+    let Some(c) = board.get(p) else { return false };
+    let root = board.chain_root(p);
+    let libs = board.chain_liberties(p);
+    if libs.len() < 2 {
+        return false;
+    }
+    let mut shared = false;
+    for &l in &libs {
+        let around = l.neighbors();
+        let mut on = around.iter().filter(|&&q| board.on_board(q));
+        if on
+            .clone()
+            .all(|&q| board.get(q) == Some(c) && board.chain_root(q) == root)
+        {
+            continue;
+        }
+        let enemy = on.find(|&&q| {
+            board.get(q) == Some(c.opponent())
+                && alive_roots.contains(&board.chain_root(q))
+                && board.chain_liberties(q).len() >= 2
+        });
+        if enemy.is_none()
+            || board.liberties_after(c, l, 2) >= 2
+            || board.liberties_after(c.opponent(), l, 2) >= 2
+        {
+            return false;
+        }
+        shared = true;
+    }
+    shared
 }
 
 /// The stones of every chain with status `status`.
@@ -355,6 +405,75 @@ mod tests {
         let own = vec![0.1, -0.1, 0.0, 0.1, -0.1, 0.0, 0.0, -0.1, 0.0];
         let chains = classify(&b, &own);
         assert_eq!(stones_with(&chains, Status::Seki).len(), 5);
+    }
+
+    /// Every stone owned by its own colour, every empty point by no one:
+    /// the ownership of a board where everything on it lives.
+    fn all_alive(b: &Board) -> Vec<f32> {
+        let n = b.size();
+        let mut own = vec![0.0; n * n];
+        for p in b.points() {
+            own[p.y() * n + p.x()] = match b.get(p) {
+                Some(Color::Black) => 1.0,
+                Some(Color::White) => -1.0,
+                None => 0.0,
+            };
+        }
+        own
+    }
+
+    #[test]
+    fn a_seki_without_eyes_is_seki_however_firmly_owned() {
+        // White's C column and Black's D-E group share D6 and D7, the
+        // only liberties of both: whoever fills one is captured. The outer
+        // groups live with two eyes each.
+        let b = Board::from_diagram(
+            "
+            . X O . X O .
+            X X O . X O O
+            X X O X X O O
+            X X O X X O O
+            . X O X X O .
+            X X O X X O O
+            X X O X X O O",
+        )
+        .unwrap();
+        let chains = classify(&b, &all_alive(&b));
+        let seki = stones_with(&chains, Status::Seki);
+        assert_eq!(seki.len(), 7 + 12, "{seki:?}");
+        let outer = b
+            .points()
+            .filter(|&p| b.get(p) == Some(Color::White))
+            .max_by_key(|p| p.x());
+        let outer = b.chain(outer.unwrap());
+        assert_eq!(outer.len(), 12);
+        assert!(
+            outer.iter().all(|p| !seki.contains(p)),
+            "the outer White group lives"
+        );
+        assert_eq!(stones_with(&chains, Status::Alive).len(), 12 + 12);
+        assert!(stones_with(&chains, Status::Dead).is_empty());
+    }
+
+    #[test]
+    fn an_eye_against_no_eye_is_no_seki() {
+        // As above, but White's column has an eye of its own at C4: White
+        // may fill D6 without a self-atari, and Black's group is dead. Fed
+        // an ownership that calls everything alive, neither side is in
+        // seki.
+        let b = Board::from_diagram(
+            "
+            . X O . X O .
+            X X O . X O O
+            X O O X X O O
+            X O . O X O O
+            . X O O X O .
+            X X O X X O O
+            X X O X X O O",
+        )
+        .unwrap();
+        let chains = classify(&b, &all_alive(&b));
+        assert!(stones_with(&chains, Status::Seki).is_empty());
     }
 
     /// A game on `diagram` with Black to move and every point Black's by
