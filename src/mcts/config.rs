@@ -52,6 +52,11 @@ pub struct SearchConfig {
     pub rave_equiv: f64,
     /// UCT exploration constant (0: rely on priors and RAVE).
     pub uct_c: f64,
+    /// Weight of the score utility beside the win rate in the tree's
+    /// selection (0: the win rate alone); see `search::score_utility`.
+    /// 0 for the moves; the short search behind the statuses sets it to
+    /// [`SearchConfig::ownership_score_utility`].
+    pub score_utility: f64,
 
     // --- Priors ---
     /// Where the priors of moves entering the tree come from.
@@ -136,6 +141,10 @@ pub struct SearchConfig {
     /// Playouts of the short search behind
     /// [`crate::player::Player::ownership`].
     pub ownership_playouts: u64,
+    /// The score utility ([`SearchConfig::score_utility`]) of that short
+    /// search: the statuses judge the board as it stands, and a side that
+    /// loses anyway should not be seen sacrificing its stones into a seki.
+    pub ownership_score_utility: f64,
 
     // --- Dynamic komi ---
     /// Dynamic komi for handicap games: points per handicap stone that the
@@ -163,6 +172,7 @@ impl Default for SearchConfig {
             expand_visits: 8,
             rave_equiv: 1000.0,
             uct_c: 0.0,
+            score_utility: 0.0,
             prior_source: PriorSource::Patterns,
             prior: PriorConfig::default(),
             pattern_prior: PatternPriorConfig::default(),
@@ -192,6 +202,7 @@ impl Default for SearchConfig {
             resign_close_margin: 5.0,
             no_resign: false,
             ownership_playouts: 1000,
+            ownership_score_utility: 0.2,
             dyn_komi_per_stone: 7.0,
             dyn_komi_moves: 0.5,
         }

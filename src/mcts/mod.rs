@@ -518,8 +518,13 @@ impl Player for MctsPlayer {
     }
 
     fn ownership(&mut self, game: &Game) -> Vec<f32> {
-        self.search_playouts(game, self.cfg.ownership_playouts)
-            .ownership
+        let play = self.cfg.score_utility;
+        self.cfg.score_utility = self.cfg.ownership_score_utility;
+        let own = self
+            .search_playouts(game, self.cfg.ownership_playouts)
+            .ownership;
+        self.cfg.score_utility = play;
+        own
     }
 
     fn set_seed(&mut self, seed: u64) {

@@ -545,6 +545,15 @@ impl<'a> Search<'a> {
     fn select(&self, ni: u32, depth: usize, c: Color) -> Option<u32> {
         let tree = self.tree;
         let parent = tree.node(ni).visits() as f64;
+        let su = self.cfg.score_utility;
+        // With a score utility: the mover's sign and the parent's mean
+        // margin, which a child without playouts takes as its own.
+        let (sign, parent_mean) = if su > 0.0 {
+            let sign = if c == Color::Black { 1.0 } else { -1.0 };
+            (sign, tree.score_data(ni).mean().unwrap_or(0.0))
+        } else {
+            (0.0, 0.0)
+        };
         let mut best = None;
         let mut best_v = f64::NEG_INFINITY;
         for (ch, n) in tree.child_nodes(ni) {
@@ -552,7 +561,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             let (pv, pw) = n.prior();
-            let v = rave_value(
+            let mut v = rave_value(
                 n.visits() as f64,
                 n.wins(),
                 pv as f64,
@@ -563,6 +572,15 @@ impl<'a> Search<'a> {
                 self.cfg.rave_equiv,
                 self.cfg.uct_c,
             );
+            if su > 0.0 {
+                let visits = n.visits();
+                let mean = if visits > 0 {
+                    tree.score_sum(ch) as f64 / f64::from(visits)
+                } else {
+                    parent_mean
+                };
+                v += su * score_utility(sign * (mean - f64::from(self.komi)), self.game.size());
+            }
             if v > best_v {
                 best_v = v;
                 best = Some(ch);
@@ -772,6 +790,16 @@ fn failed_ladder_escape(b: &Board, c: Color, p: Point, pool: &mut Vec<Box<Board>
     };
     let mut budget = crate::patterns::ladder::LADDER_BUDGET;
     crate::patterns::ladder::captured(b, q, &mut budget, pool)
+}
+
+/// The score utility of a lead of `lead` points for the mover on a board of
+/// `size`: `lead / (size + |lead|)`, between -1 and 1, steepest around an
+/// even game (a rational sigmoid: one division in the tree's inner loop). [`SearchConfig::score_utility`] weighs it beside the win
+/// rate, so that among moves that win (or lose) alike the search prefers
+/// the larger margin: a lost side keeps a seki instead of sacrificing
+/// into it.
+fn score_utility(lead: f64, size: usize) -> f64 {
+    lead / (size as f64 + lead.abs())
 }
 
 #[cfg(test)]

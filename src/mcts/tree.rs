@@ -291,6 +291,12 @@ impl Tree {
         }
     }
 
+    /// The sum of node `i`'s margins (its mean is this over its visits).
+    #[inline]
+    pub(crate) fn score_sum(&self, i: u32) -> i64 {
+        self.score(i).sum.load(Relaxed)
+    }
+
     /// The score sums of node `i`.
     #[inline]
     pub(crate) fn score(&self, i: u32) -> &ScoreStats {

@@ -712,6 +712,45 @@ fn a_corner_short_of_liberties_is_dead_not_seki() {
     assert_eq!(names, ["A3", "B3", "C1", "C2", "C3"], "{dead}");
 }
 
+#[test]
+fn a_seki_stays_a_seki_when_its_side_has_lost_anyway() {
+    // White's C column and Black's D-E group share D6 and D7, the only
+    // liberties of both; the outer groups live with two eyes each. Black
+    // wins by 4.5 however White plays, so a search by the win rate alone
+    // lets White fill D6 (every move loses) and called the C column dead
+    // (B+20.5). GNU Go 3.8 lists both groups in seki, nothing dead, B+4.5.
+    let mut e = search_engine(1000);
+    e.execute(b"boardsize 7").unwrap();
+    e.execute(b"komi 0.5").unwrap();
+    let rows = [
+        ".XO.XO.", "XXO.XOO", "XXOXXOO", "XXOXXOO", ".XOXXO.", "XXOXXOO", "XXOXXOO",
+    ];
+    for (i, row) in rows.iter().enumerate() {
+        for (x, ch) in row.chars().enumerate() {
+            let color = match ch {
+                'X' => "b",
+                'O' => "w",
+                _ => continue,
+            };
+            let vertex = format!("{}{}", "ABCDEFG".as_bytes()[x] as char, 7 - i);
+            e.execute(format!("play {color} {vertex}").as_bytes())
+                .unwrap();
+        }
+    }
+    let dead = e.execute(b"final_status_list dead").unwrap();
+    assert_eq!(dead.trim_end(), "=", "{dead:?}");
+    let seki = e.execute(b"final_status_list seki").unwrap();
+    let mut names: Vec<&str> = seki.trim_start_matches("= ").split_whitespace().collect();
+    names.sort();
+    assert_eq!(names.len(), 19, "{seki}");
+    assert!(
+        names.iter().all(|v| v.starts_with(['C', 'D', 'E'])),
+        "{seki}"
+    );
+    let score = e.execute(b"final_score").unwrap();
+    assert_eq!(score.trim_end(), "= B+4.5");
+}
+
 /// KataGo's fields as its GTP_Extensions.md lists them, read robustly to
 /// order: `info` pieces of `key value` pairs where `pv`, `pvVisits` run to
 /// the next known key, then an optional `rootInfo` block and an optional
