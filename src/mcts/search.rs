@@ -794,10 +794,10 @@ fn failed_ladder_escape(b: &Board, c: Color, p: Point, pool: &mut Vec<Box<Board>
 
 /// The score utility of a lead of `lead` points for the mover on a board of
 /// `size`: `lead / (size + |lead|)`, between -1 and 1, steepest around an
-/// even game (a rational sigmoid: one division in the tree's inner loop). [`SearchConfig::score_utility`] weighs it beside the win
-/// rate, so that among moves that win (or lose) alike the search prefers
-/// the larger margin: a lost side keeps a seki instead of sacrificing
-/// into it.
+/// even game (a rational sigmoid: one division in the tree's inner loop).
+/// [`SearchConfig::score_utility`] weighs it beside the win rate, so that
+/// among moves that win (or lose) alike the search prefers the larger
+/// margin: a lost side keeps a seki instead of sacrificing into it.
 fn score_utility(lead: f64, size: usize) -> f64 {
     lead / (size as f64 + lead.abs())
 }
