@@ -319,8 +319,10 @@ fn walls(rules: Rules) -> Game {
 
 #[test]
 fn territory_rules_pass_rather_than_fill_one_s_own_territory() {
+    // Twelve seeds: a pass that loses its first playouts and is never
+    // tried again shows in some searches, not in every one.
     let game = walls(Rules::JAPANESE);
-    for seed in 1..=3 {
+    for seed in 1..=12 {
         let mut p = MctsPlayer::new(cfg(2000, seed));
         let d = genmove(&mut p, &game, Color::Black, false);
         assert_eq!(d, Decision::Play(Move::Pass), "seed {seed}");

@@ -560,6 +560,18 @@ impl<'a> Search<'a> {
             if self.filter.is_some() && self.forbidden(n.mv.load(Relaxed), c, depth) {
                 continue;
             }
+            // Under territory scoring a stone in one's own territory costs
+            // a point, which noisy playouts hide, and the pass has no AMAF
+            // statistics to lift it: a pass that lost its first playouts
+            // would not be tried again. At the root it gets at least
+            // sqrt(parent) visits.
+            if depth == 0
+                && self.root_shift.is_some()
+                && n.mv.load(Relaxed) == PASS
+                && f64::from(n.visits()) < parent.sqrt()
+            {
+                return Some(ch);
+            }
             let (pv, pw) = n.prior();
             let mut v = rave_value(
                 n.visits() as f64,
