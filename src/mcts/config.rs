@@ -48,8 +48,11 @@ pub struct SearchConfig {
     pub reuse_tree: bool,
     /// Visits a node below the root needs before it gets children.
     pub expand_visits: u32,
-    /// Real visits at which real and AMAF statistics weigh the same.
+    /// Real visits at which real and AMAF statistics weigh the same, on
+    /// boards up to 9x9 ([`SearchConfig::rave_equiv_for`]).
     pub rave_equiv: f64,
+    /// The same on boards larger than 9x9.
+    pub rave_equiv_large: f64,
     /// UCT exploration constant (0: rely on priors and RAVE).
     pub uct_c: f64,
     /// Weight of the score utility beside the win rate in the tree's
@@ -170,7 +173,8 @@ impl Default for SearchConfig {
             min_playouts: 1000,
             reuse_tree: true,
             expand_visits: 8,
-            rave_equiv: 1000.0,
+            rave_equiv: 600.0,
+            rave_equiv_large: 1000.0,
             uct_c: 0.0,
             score_utility: 0.0,
             prior_source: PriorSource::Patterns,
@@ -215,6 +219,16 @@ impl Default for SearchConfig {
 pub const NON_TREE_BYTES: usize = 16 << 20;
 
 impl SearchConfig {
+    /// The RAVE equivalence on a board of `size`: `rave_equiv` up to 9x9,
+    /// `rave_equiv_large` above.
+    pub fn rave_equiv_for(&self, size: usize) -> f64 {
+        if size <= 9 {
+            self.rave_equiv
+        } else {
+            self.rave_equiv_large
+        }
+    }
+
     /// The node cap that keeps the whole process within `bytes`: the tree
     /// gets the budget less [`NON_TREE_BYTES`], and at least half of it.
     pub fn nodes_for_memory(bytes: usize) -> usize {

@@ -28,7 +28,7 @@
 //! Selection is UCT with RAVE (AMAF) in the form of Gelly and Silver: a
 //! child's value mixes its real win rate, smoothed by prior virtual visits,
 //! with its all-moves-as-first win rate, the AMAF weight shrinking as real
-//! visits grow ([`SearchConfig::rave_equiv`]).
+//! visits grow ([`SearchConfig::rave_equiv_for`]).
 //!
 //! Game end: the player passes only when passing wins by the count of
 //! [`crate::endgame`] (the rules' area or territory count, with the chains

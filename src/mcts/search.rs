@@ -90,6 +90,8 @@ pub(crate) struct Search<'a> {
     /// at the root ([`territory_shift`]); each stone the descent adds moves
     /// it by one more. See [`Search::iterate`].
     root_shift: Option<i32>,
+    /// The RAVE equivalence for this board ([`SearchConfig::rave_equiv_for`]).
+    rave_equiv: f64,
     history: FxHashSet<u64>,
     last: Option<Point>,
     last2: Option<Point>,
@@ -186,6 +188,7 @@ impl<'a> Search<'a> {
             nn_nanos: AtomicU64::new(0),
             root_shift: (game.rules().scoring == Scoring::Territory)
                 .then(|| territory_shift(game.board())),
+            rave_equiv: cfg.rave_equiv_for(game.size()),
             history,
             last: pt(1),
             last2: pt(2),
@@ -581,7 +584,7 @@ impl<'a> Search<'a> {
                 n.amaf_visits.load(Relaxed) as f64,
                 n.amaf_wins2.load(Relaxed) as f64 / 2.0,
                 parent,
-                self.cfg.rave_equiv,
+                self.rave_equiv,
                 self.cfg.uct_c,
             );
             if su > 0.0 {

@@ -127,10 +127,17 @@ pub const KNOBS: &[Knob] = &[
     // Tree and RAVE.
     Knob {
         key: "rave_equiv",
-        help: "real visits at which real and AMAF statistics weigh the same",
+        help: "real visits at which real and AMAF statistics weigh the same, boards up to 9x9",
         range: Range::Number(1e-3, 1e9),
         apply: |c, v| c.rave_equiv = number(v),
         get: |c| Value::Number(c.rave_equiv),
+    },
+    Knob {
+        key: "rave_equiv_large",
+        help: "the same on boards larger than 9x9",
+        range: Range::Number(1e-3, 1e9),
+        apply: |c, v| c.rave_equiv_large = number(v),
+        get: |c| Value::Number(c.rave_equiv_large),
     },
     Knob {
         key: "uct_c",
@@ -399,6 +406,22 @@ mod tests {
                 k.key
             );
             assert!(!k.help.is_empty() && !k.help.contains('\n'), "{}", k.key);
+        }
+    }
+
+    #[test]
+    fn the_rave_equivalence_follows_the_board_size() {
+        let mut c = SearchConfig::default();
+        c.set("rave_equiv=123").unwrap();
+        c.set("rave_equiv_large=456").unwrap();
+        for (size, want) in [
+            (2, 123.0),
+            (9, 123.0),
+            (10, 456.0),
+            (13, 456.0),
+            (19, 456.0),
+        ] {
+            assert_eq!(c.rave_equiv_for(size), want, "{size}");
         }
     }
 
