@@ -64,12 +64,15 @@ impl Write for Tee<'_> {
 /// The summary line of one move generation: playouts, time, win rate and
 /// score lead (of the side that moved), the best moves with their visits,
 /// the principal variation, and why the engine passed or resigned.
+/// `stopped`: whether the search was stopped from outside (an interrupt,
+/// or the end of input) rather than by its own limits.
 pub fn genmove_summary(
     color: Color,
     decision: Decision,
     took: Duration,
     a: Option<&Analysis>,
     size: usize,
+    stopped: bool,
 ) -> String {
     let answer = match decision {
         Decision::Resign => "resign".to_string(),
@@ -119,6 +122,9 @@ pub fn genmove_summary(
         Decision::Play(Move::Pass) if top == Some(Move::Pass) => {
             s.push_str("; passed: a pass is the search's best move")
         }
+        Decision::Play(Move::Pass) if top.is_none() && stopped => s.push_str(
+            "; passed: the search was stopped (an interrupt, or the end of input) before its first playout",
+        ),
         Decision::Play(Move::Pass) if top.is_none() => {
             s.push_str("; passed: the search found no move to consider")
         }
@@ -172,6 +178,7 @@ mod tests {
             Duration::from_millis(1500),
             Some(&a),
             9,
+            false,
         );
         assert!(
             s.starts_with("# genmove W: resign in 1.50 s; 100 playouts"),
@@ -191,6 +198,7 @@ mod tests {
             Duration::ZERO,
             Some(&a),
             9,
+            false,
         );
         assert!(
             s.contains("passed: a pass is the search's best move"),
@@ -202,8 +210,33 @@ mod tests {
             Duration::ZERO,
             None,
             9,
+            false,
         );
         assert!(s.ends_with("(no search)"), "{s}");
+        let mut none = analysis(Move::Pass);
+        none.candidates.clear();
+        none.playouts = 0;
+        let summary = |stopped| {
+            genmove_summary(
+                Color::Black,
+                Decision::Play(Move::Pass),
+                Duration::ZERO,
+                Some(&none),
+                9,
+                stopped,
+            )
+        };
+        assert!(
+            summary(true)
+                .ends_with("stopped (an interrupt, or the end of input) before its first playout"),
+            "{}",
+            summary(true)
+        );
+        assert!(
+            summary(false).ends_with("found no move to consider"),
+            "{}",
+            summary(false)
+        );
     }
 
     #[test]

@@ -30,6 +30,7 @@ impl Engine {
                 t0.elapsed(),
                 self.player.last_search(),
                 self.game.size(),
+                self.stop.load(std::sync::atomic::Ordering::SeqCst),
             );
             self.log_line(&summary);
         }
