@@ -13,7 +13,8 @@ use super::nn_prior::{NnRequest, NnScratch};
 use super::prior::{priors_nn, Prior, PriorContext, PriorScratch};
 use super::time::TimeBudget;
 use super::tree::{
-    decode_move, encode_move, rave_value, Tree, EXPANDED, EXPANDING, FULL, LEAF, PASS,
+    decode_move, encode_move, rave_value, uct_numerator, Tree, EXPANDED, EXPANDING, FULL, LEAF,
+    PASS,
 };
 use super::SearchConfig;
 use crate::board::Board;
@@ -548,6 +549,7 @@ impl<'a> Search<'a> {
     fn select(&self, ni: u32, depth: usize, c: Color) -> Option<u32> {
         let tree = self.tree;
         let parent = tree.node(ni).visits() as f64;
+        let explore = uct_numerator(self.cfg.uct_c, parent);
         let su = self.cfg.score_utility;
         // With a score utility: the mover's sign and the parent's mean
         // margin, which a child without playouts takes as its own.
@@ -583,9 +585,8 @@ impl<'a> Search<'a> {
                 pw as f64,
                 n.amaf_visits.load(Relaxed) as f64,
                 n.amaf_wins2.load(Relaxed) as f64 / 2.0,
-                parent,
                 self.rave_equiv,
-                self.cfg.uct_c,
+                explore,
             );
             if su > 0.0 {
                 let visits = n.visits();

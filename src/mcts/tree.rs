@@ -445,7 +445,9 @@ impl Tree {
 ///
 /// `visits`/`wins` are real, `prior_*` virtual, `amaf_*` all-moves-as-first
 /// statistics; `rave_equiv` is the visit count at which real and AMAF
-/// statistics weigh the same; `uct_c` scales `sqrt(ln(parent) / n)`.
+/// statistics weigh the same; `explore` is the UCT term's numerator,
+/// `c * sqrt(ln(parent + 1))` ([`uct_numerator`], the same for every
+/// child of a node), divided here by `sqrt(n + 1)`.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn rave_value(
@@ -455,9 +457,8 @@ pub fn rave_value(
     prior_wins: f64,
     amaf_visits: f64,
     amaf_wins: f64,
-    parent_visits: f64,
     rave_equiv: f64,
-    uct_c: f64,
+    explore: f64,
 ) -> f64 {
     let n = visits + prior_visits;
     let q = if n > 0.0 {
@@ -471,10 +472,22 @@ pub fn rave_value(
     } else {
         q
     };
-    if uct_c > 0.0 {
-        v += uct_c * ((parent_visits + 1.0).ln() / (n + 1.0)).sqrt();
+    if explore > 0.0 {
+        v += explore / (n + 1.0).sqrt();
     }
     v
+}
+
+/// The numerator of the UCT exploration term for the children of a node
+/// with `parent_visits` visits: `uct_c * sqrt(ln(parent_visits + 1))`
+/// (0 when `uct_c` is 0).
+#[inline]
+pub fn uct_numerator(uct_c: f64, parent_visits: f64) -> f64 {
+    if uct_c > 0.0 {
+        uct_c * (parent_visits + 1.0).ln().sqrt()
+    } else {
+        0.0
+    }
 }
 
 #[cfg(test)]
@@ -484,17 +497,24 @@ mod tests {
     #[test]
     fn rave_weight_moves_from_amaf_to_real_statistics() {
         // With few real visits the AMAF rate dominates; with many, the real one.
-        let early = rave_value(1.0, 0.0, 0.0, 0.0, 100.0, 90.0, 10.0, 1000.0, 0.0);
-        let late = rave_value(10000.0, 1000.0, 0.0, 0.0, 100.0, 90.0, 10000.0, 1000.0, 0.0);
+        let early = rave_value(1.0, 0.0, 0.0, 0.0, 100.0, 90.0, 1000.0, 0.0);
+        let late = rave_value(10000.0, 1000.0, 0.0, 0.0, 100.0, 90.0, 1000.0, 0.0);
         assert!(early > 0.8, "{early}");
         assert!(late < 0.2, "{late}");
         // The prior counts as real visits.
-        let p = rave_value(0.0, 0.0, 10.0, 9.0, 0.0, 0.0, 1.0, 1000.0, 0.0);
+        let p = rave_value(0.0, 0.0, 10.0, 9.0, 0.0, 0.0, 1000.0, 0.0);
         assert!((p - 0.9).abs() < 1e-9);
-        // Exploration raises a rarely visited child.
-        let a = rave_value(1.0, 0.5, 0.0, 0.0, 0.0, 0.0, 100.0, 1000.0, 0.5);
-        let b = rave_value(50.0, 25.0, 0.0, 0.0, 0.0, 0.0, 100.0, 1000.0, 0.5);
+        // Exploration raises a rarely visited child, by
+        // c * sqrt(ln(parent + 1) / (n + 1)).
+        let e = uct_numerator(0.5, 100.0);
+        let a = rave_value(1.0, 0.5, 0.0, 0.0, 0.0, 0.0, 1000.0, e);
+        let b = rave_value(50.0, 25.0, 0.0, 0.0, 0.0, 0.0, 1000.0, e);
         assert!(a > b);
+        assert!(
+            (a - 0.5 - 0.5 * (101f64.ln() / 2.0).sqrt()).abs() < 1e-12,
+            "{a}"
+        );
+        assert_eq!(uct_numerator(0.0, 100.0), 0.0);
     }
 
     #[test]
