@@ -331,10 +331,10 @@ pub fn mc_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
 /// liberties and call one side dead.
 pub fn policy_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
     let cfg = PlayoutConfig::default();
-    let mut first_play = [0u8; ARRAY_LEN];
+    let mut first_play = [0u16; ARRAY_LEN];
     // The playout fills `own` with the final owners as it scores.
     mean_ownership(game, playouts, seed, |b, c, rng, own| {
-        playout(b, c, None, rng, &cfg, &mut first_play, own);
+        playout(b, c, None, rng, &cfg, 0, &mut first_play, own);
     })
 }
 

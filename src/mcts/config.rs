@@ -53,6 +53,10 @@ pub struct SearchConfig {
     pub rave_equiv: f64,
     /// The same on boards larger than 9x9.
     pub rave_equiv_large: f64,
+    /// Distance-weighted AMAF: a child's AMAF sample weighs this much when
+    /// its move came right after the node, falling linearly to 1 for the
+    /// simulation's last move (1: every sample once).
+    pub amaf_distance: u32,
     /// UCT exploration constant (0: rely on priors and RAVE).
     pub uct_c: f64,
     /// Weight of the score utility beside the win rate in the tree's
@@ -175,6 +179,7 @@ impl Default for SearchConfig {
             expand_visits: 8,
             rave_equiv: 600.0,
             rave_equiv_large: 1000.0,
+            amaf_distance: 1,
             uct_c: 0.0,
             score_utility: 0.0,
             prior_source: PriorSource::Patterns,

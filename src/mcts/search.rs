@@ -23,7 +23,7 @@ use crate::game::Game;
 use crate::nn::planes::HISTORY;
 use crate::nn::Network;
 use crate::player::MoveFilter;
-use crate::playout::policy::playout;
+use crate::playout::policy::{first_play_entry, playout, FirstPlay};
 use crate::point::{Move, Point, ARRAY_LEN};
 use crate::rules::{KoRule, Scoring};
 use crate::score::territory_shift;
@@ -93,6 +93,9 @@ pub(crate) struct Search<'a> {
     root_shift: Option<i32>,
     /// The RAVE equivalence for this board ([`SearchConfig::rave_equiv_for`]).
     rave_equiv: f64,
+    /// The AMAF distance weight for this search
+    /// ([`SearchConfig::amaf_distance`]).
+    amaf_distance: u32,
     history: FxHashSet<u64>,
     last: Option<Point>,
     last2: Option<Point>,
@@ -107,7 +110,7 @@ struct Worker {
     rng: Xoshiro256PlusPlus,
     path: Vec<u32>,
     keys: Vec<u64>,
-    first_play: [u8; ARRAY_LEN],
+    first_play: FirstPlay,
     owner: [i8; ARRAY_LEN],
     /// Buffers of the expansions.
     expand: ExpandScratch,
@@ -190,6 +193,7 @@ impl<'a> Search<'a> {
             root_shift: (game.rules().scoring == Scoring::Territory)
                 .then(|| territory_shift(game.board())),
             rave_equiv: cfg.rave_equiv_for(game.size()),
+            amaf_distance: cfg.amaf_distance.max(1),
             history,
             last: pt(1),
             last2: pt(2),
@@ -474,7 +478,9 @@ impl<'a> Search<'a> {
                 Move::Play(p) => {
                     b.play_unchecked(c, p);
                     if w.first_play[p.index()] == 0 {
-                        w.first_play[p.index()] = c as u8;
+                        // Move `depth` of the simulation (the root's
+                        // child is move 0).
+                        w.first_play[p.index()] = first_play_entry(c, depth);
                     }
                     if let Some(s) = shift.as_mut() {
                         *s += if c == Color::Black { -1 } else { 1 };
@@ -491,15 +497,18 @@ impl<'a> Search<'a> {
                 break;
             }
         }
+        let tree_moves = w.path.len() - 1;
         let mut end = playout(
             b,
             c,
             last,
             &mut w.rng,
             &self.cfg.playout,
+            tree_moves,
             &mut w.first_play,
             &mut w.owner,
         );
+        let moves = tree_moves + end.moves;
         if let Some(s) = shift {
             end.margin += s;
         }
@@ -527,13 +536,18 @@ impl<'a> Search<'a> {
                 n.wins2.fetch_add(win2(mover), Relaxed);
             }
             let to_move = if d % 2 == 0 { self.color } else { opp };
-            let code = to_move as u8;
+            let code = to_move as u16;
             let w2 = win2(to_move);
             for (_, cn) in tree.child_nodes(ni) {
                 let mv = cn.mv.load(Relaxed);
-                if mv != PASS && w.first_play[mv as usize] == code {
-                    cn.amaf_visits.fetch_add(1, Relaxed);
-                    cn.amaf_wins2.fetch_add(w2, Relaxed);
+                if mv == PASS {
+                    continue;
+                }
+                let entry = w.first_play[mv as usize];
+                if entry & 3 == code {
+                    let weight = amaf_weight(self.amaf_distance, d, usize::from(entry >> 2), moves);
+                    cn.amaf_visits.fetch_add(weight, Relaxed);
+                    cn.amaf_wins2.fetch_add(w2 * weight, Relaxed);
                 }
             }
         }
@@ -818,9 +832,40 @@ fn score_utility(lead: f64, size: usize) -> f64 {
     lead / (size as f64 + lead.abs())
 }
 
+/// The weight of a child's AMAF sample at a node at depth `depth` (whose
+/// children are move `depth` of the simulation) when the child's point
+/// was first played, by the node's side, as move `t` of a simulation of
+/// `moves` moves: with `distance` K above 1, K for move `depth` falling
+/// linearly towards 1 for the last move; 1 for a move before `depth`, and
+/// always 1 with K = 1 ([`SearchConfig::amaf_distance`]).
+fn amaf_weight(distance: u32, depth: usize, t: usize, moves: usize) -> u32 {
+    if distance <= 1 || t < depth || moves <= depth {
+        return 1;
+    }
+    let span = (moves - depth) as u64;
+    let left = moves.saturating_sub(t).min(moves - depth) as u64;
+    1 + (u64::from(distance - 1) * left / span) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn amaf_weights_fall_from_the_nodes_move_to_the_last() {
+        // Off: every sample counts once.
+        for t in 0..10 {
+            assert_eq!(amaf_weight(1, 2, t, 10), 1);
+        }
+        // K = 4 at depth 2 of a 10-move simulation: 4 for move 2, falling
+        // to 1 for move 9; moves before the node's count once.
+        let w: Vec<u32> = (0..10).map(|t| amaf_weight(4, 2, t, 10)).collect();
+        assert_eq!(w, [1, 1, 4, 3, 3, 2, 2, 2, 1, 1]);
+        // A simulation that ends at the node: no move after it.
+        assert_eq!(amaf_weight(4, 5, 5, 5), 1);
+        // A capped move index past the end counts once.
+        assert_eq!(amaf_weight(4, 0, 20, 10), 1);
+    }
     use crate::rules::Rules;
 
     /// The threads' accumulators sit in one vector: each must start a

@@ -140,6 +140,13 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Number(c.rave_equiv_large),
     },
     Knob {
+        key: "amaf_distance",
+        help: "AMAF weight of the move right after a node, falling to 1 for the last (1: even)",
+        range: Range::Whole(1, 64),
+        apply: |c, v| c.amaf_distance = whole(v),
+        get: |c| Value::Whole(c.amaf_distance),
+    },
+    Knob {
         key: "uct_c",
         help: "UCT exploration constant (0: priors and RAVE alone)",
         range: Range::Number(0.0, 100.0),

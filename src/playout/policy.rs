@@ -284,20 +284,40 @@ fn pick<R: Rng>(rng: &mut R, find: impl FnOnce(&mut Candidates)) -> Option<Point
 pub(crate) struct PlayoutEnd {
     /// Black's area minus White's, komi not included.
     pub margin: i32,
+    /// The moves played (passes included).
+    pub moves: usize,
 }
 
-/// Plays out `b` with `to_move` first, after the opponent's move `last`;
-/// `first_play` gets the colour code (1 black, 2 white) of the first stone
-/// played on each point where it is still 0 (for AMAF). Returns the area
-/// margin of the final position; `owner` gets the final owner of every
-/// point (+1 black, -1 white, 0).
+/// For AMAF: per point, the colour and index of the first stone a
+/// simulation played there ([`first_play_entry`]), 0 where none.
+pub(crate) type FirstPlay = [u16; ARRAY_LEN];
+
+/// The largest move index a [`FirstPlay`] entry records.
+pub(crate) const FIRST_PLAY_MAX_TIME: usize = (1 << 14) - 1;
+
+/// The [`FirstPlay`] entry of a stone of colour `c` played as move `t` of
+/// a simulation (the root's child is move 0): the colour code (1 black,
+/// 2 white) in the low two bits, the move's index (capped) above them.
+#[inline]
+pub(crate) fn first_play_entry(c: Color, t: usize) -> u16 {
+    (c as u16) | ((t.min(FIRST_PLAY_MAX_TIME) as u16) << 2)
+}
+
+/// Plays out `b` with `to_move` first, after the opponent's move `last`,
+/// the playout's first move being move `start` of the simulation;
+/// `first_play` gets the [`first_play_entry`] of the first stone played
+/// on each point where it is still 0 (for AMAF). Returns the area margin
+/// of the final position and the moves played; `owner` gets the final
+/// owner of every point (+1 black, -1 white, 0).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn playout<R: Rng>(
     b: &mut Board,
     mut to_move: Color,
     mut last: Option<Point>,
     rng: &mut R,
     cfg: &PlayoutConfig,
-    first_play: &mut [u8; ARRAY_LEN],
+    start: usize,
+    first_play: &mut FirstPlay,
     owner: &mut [i8; ARRAY_LEN],
 ) -> PlayoutEnd {
     let n = b.size();
@@ -310,7 +330,7 @@ pub(crate) fn playout<R: Rng>(
             Some(p) => {
                 b.play_unchecked(to_move, p);
                 if first_play[p.index()] == 0 {
-                    first_play[p.index()] = to_move as u8;
+                    first_play[p.index()] = first_play_entry(to_move, start + moves);
                 }
                 passes = 0;
                 last = Some(p);
@@ -326,6 +346,7 @@ pub(crate) fn playout<R: Rng>(
     }
     PlayoutEnd {
         margin: point_owners(b, owner),
+        moves,
     }
 }
 
