@@ -53,10 +53,13 @@ pub struct SearchConfig {
     pub rave_equiv: f64,
     /// The same on boards larger than 9x9.
     pub rave_equiv_large: f64,
-    /// Distance-weighted AMAF: a child's AMAF sample weighs this much when
-    /// its move came right after the node, falling linearly to 1 for the
-    /// simulation's last move (1: every sample once).
+    /// Distance-weighted AMAF on boards up to 9x9: a child's AMAF sample
+    /// weighs this much when its move came right after the node, falling
+    /// linearly to 1 for the simulation's last move (1: every sample once;
+    /// [`SearchConfig::amaf_distance_for`]).
     pub amaf_distance: u32,
+    /// The same on boards larger than 9x9.
+    pub amaf_distance_large: u32,
     /// UCT exploration constant (0: rely on priors and RAVE).
     pub uct_c: f64,
     /// Weight of the score utility beside the win rate in the tree's
@@ -179,7 +182,8 @@ impl Default for SearchConfig {
             expand_visits: 8,
             rave_equiv: 600.0,
             rave_equiv_large: 1000.0,
-            amaf_distance: 1,
+            amaf_distance: 4,
+            amaf_distance_large: 1,
             uct_c: 0.0,
             score_utility: 0.0,
             prior_source: PriorSource::Patterns,
@@ -231,6 +235,16 @@ impl SearchConfig {
             self.rave_equiv
         } else {
             self.rave_equiv_large
+        }
+    }
+
+    /// The AMAF distance weight on a board of `size`: `amaf_distance` up
+    /// to 9x9, `amaf_distance_large` above.
+    pub fn amaf_distance_for(&self, size: usize) -> u32 {
+        if size <= 9 {
+            self.amaf_distance
+        } else {
+            self.amaf_distance_large
         }
     }
 

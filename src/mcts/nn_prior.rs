@@ -648,6 +648,9 @@ pub(crate) mod tests {
             threads: 1,
             seed: 3,
             early_stop: false,
+            // Even AMAF samples: these tests follow the prior, and a few
+            // dozen playouts weighted by distance outweigh it sooner.
+            amaf_distance: 1,
             ..crate::mcts::SearchConfig::default()
         };
         cfg.nn = NnPriorConfig { net, mix, visits };

@@ -193,7 +193,7 @@ impl<'a> Search<'a> {
             root_shift: (game.rules().scoring == Scoring::Territory)
                 .then(|| territory_shift(game.board())),
             rave_equiv: cfg.rave_equiv_for(game.size()),
-            amaf_distance: cfg.amaf_distance.max(1),
+            amaf_distance: cfg.amaf_distance_for(game.size()).max(1),
             history,
             last: pt(1),
             last2: pt(2),

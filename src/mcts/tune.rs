@@ -141,10 +141,17 @@ pub const KNOBS: &[Knob] = &[
     },
     Knob {
         key: "amaf_distance",
-        help: "AMAF weight of the move right after a node, falling to 1 for the last (1: even)",
+        help: "AMAF weight of the move right after a node, falling to 1 for the last (1: even), boards up to 9x9",
         range: Range::Whole(1, 64),
         apply: |c, v| c.amaf_distance = whole(v),
         get: |c| Value::Whole(c.amaf_distance),
+    },
+    Knob {
+        key: "amaf_distance_large",
+        help: "the same on boards larger than 9x9",
+        range: Range::Whole(1, 64),
+        apply: |c, v| c.amaf_distance_large = whole(v),
+        get: |c| Value::Whole(c.amaf_distance_large),
     },
     Knob {
         key: "uct_c",
@@ -413,6 +420,16 @@ mod tests {
                 k.key
             );
             assert!(!k.help.is_empty() && !k.help.contains('\n'), "{}", k.key);
+        }
+    }
+
+    #[test]
+    fn the_amaf_distance_follows_the_board_size() {
+        let mut c = SearchConfig::default();
+        c.set("amaf_distance=3").unwrap();
+        c.set("amaf_distance_large=5").unwrap();
+        for (size, want) in [(2, 3), (9, 3), (10, 5), (13, 5), (19, 5)] {
+            assert_eq!(c.amaf_distance_for(size), want, "{size}");
         }
     }
 
