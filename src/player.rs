@@ -14,7 +14,7 @@ use crate::board::Board;
 use crate::clock::Clock;
 use crate::color::Color;
 use crate::game::Game;
-use crate::playout::policy::playout;
+use crate::playout::policy::{playout, FirstPlay};
 use crate::playout::{below, uniform_playout, PlayoutConfig};
 use crate::point::{Move, Point, ARRAY_LEN};
 use crate::score::point_owners;
@@ -331,7 +331,7 @@ pub fn mc_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
 /// liberties and call one side dead.
 pub fn policy_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
     let cfg = PlayoutConfig::default();
-    let mut first_play = [0u16; ARRAY_LEN];
+    let mut first_play: FirstPlay = [0; ARRAY_LEN];
     // The playout fills `own` with the final owners as it scores.
     mean_ownership(game, playouts, seed, |b, c, rng, own| {
         playout(b, c, None, rng, &cfg, 0, &mut first_play, own);

@@ -93,8 +93,8 @@ pub(crate) struct Search<'a> {
     root_shift: Option<i32>,
     /// The RAVE equivalence for this board ([`SearchConfig::rave_equiv_for`]).
     rave_equiv: f64,
-    /// The AMAF distance weight for this search
-    /// ([`SearchConfig::amaf_distance`]).
+    /// The AMAF distance weight for this board
+    /// ([`SearchConfig::amaf_distance_for`]).
     amaf_distance: u32,
     history: FxHashSet<u64>,
     last: Option<Point>,
@@ -193,7 +193,7 @@ impl<'a> Search<'a> {
             root_shift: (game.rules().scoring == Scoring::Territory)
                 .then(|| territory_shift(game.board())),
             rave_equiv: cfg.rave_equiv_for(game.size()),
-            amaf_distance: cfg.amaf_distance_for(game.size()).max(1),
+            amaf_distance: cfg.amaf_distance_for(game.size()),
             history,
             last: pt(1),
             last2: pt(2),
@@ -850,6 +850,7 @@ fn amaf_weight(distance: u32, depth: usize, t: usize, moves: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Rules;
 
     #[test]
     fn amaf_weights_fall_from_the_nodes_move_to_the_last() {
@@ -866,7 +867,6 @@ mod tests {
         // A capped move index past the end counts once.
         assert_eq!(amaf_weight(4, 0, 20, 10), 1);
     }
-    use crate::rules::Rules;
 
     /// The threads' accumulators sit in one vector: each must start a
     /// cache line of its own (two lines, for the adjacent-line
