@@ -729,7 +729,9 @@ fn cleanup_choice_plays_the_urgent_move_and_otherwise_cleans_up() {
         cand(Move::Pass, 40, 0.2),
     ];
     assert_eq!(cleanup_choice(&threat, clean, true), defend);
-    assert_eq!(cleanup_choice(&threat, clean, false), defend);
+    // After a pass nothing new threatens: the same lead is the playouts'
+    // view of a settled position.
+    assert_eq!(cleanup_choice(&threat, clean, false), clean);
     // Nothing urgent: the best move is no better than cleaning up, or than
     // passing when nothing is dead.
     let calm = [
@@ -747,7 +749,7 @@ fn cleanup_choice_plays_the_urgent_move_and_otherwise_cleans_up() {
     ];
     assert_eq!(cleanup_choice(&pass_good, clean, true), clean);
     // Too few visits do not count: after a stone of the opponent's the
-    // most visited move is played, after a pass the calm one.
+    // most visited move is played.
     let starved = [
         cand(other, 900, 0.93),
         cand(clean, enough - 1, 0.1),

@@ -34,8 +34,9 @@
 //! [`crate::endgame`] (the rules' area or territory count, with the chains
 //! that the search's ownership calls dead removed); in clean-up mode it
 //! plays the endgame's clean-up moves while an opposing chain is dead,
-//! unless the search finds a move clearly more urgent (an answer to a
-//! threat: [`cleanup_choice`]). It resigns when the win rate stays below
+//! unless, after a stone of the opponent's, the search finds a move
+//! clearly more urgent (an answer to a threat: [`cleanup_choice`]). It
+//! resigns when the win rate stays below
 //! [`SearchConfig::resign_threshold`] for [`SearchConfig::resign_moves`]
 //! moves, unless the expected score is close.
 
@@ -90,18 +91,20 @@ pub const CLEANUP_MIN_VISITS: u32 = 30;
 /// Capturing dead stones changes nothing in an area count, so the search
 /// alone would not clean up; but the opponent's clean-up moves may be real
 /// threats (an atari, a semeai, an invasion that lives if left alone), and
-/// answering only dead stones can lose a won game. So the most visited
-/// move is played instead of `calm` when the search rates it at least
-/// [`CLEANUP_URGENCY`] above the better of `calm` and the pass (each with
-/// at least [`CLEANUP_MIN_VISITS`] visits). When neither has that many
-/// visits the search has starved both: the most visited move is played
-/// if the opponent's last move was a stone (`opponent_moved`: something
-/// changed), and `calm` after a pass, so that clean-up ends.
+/// answering only dead stones can lose a won game. So after a stone of
+/// the opponent's (`opponent_moved`) the most visited move is played
+/// instead of `calm` when the search rates it at least [`CLEANUP_URGENCY`]
+/// above the better of `calm` and the pass (each with at least
+/// [`CLEANUP_MIN_VISITS`] visits), or when neither has that many visits
+/// (the search has starved both). After a pass, or with no move yet,
+/// nothing new threatens and `calm` is played: a lead of the most visited
+/// move there is the playouts' view of a settled position, and a move
+/// inside one's own area costs a point under territory scoring.
 pub fn cleanup_choice(candidates: &[CandidateInfo], calm: Move, opponent_moved: bool) -> Move {
     let Some(best) = candidates.first() else {
         return calm;
     };
-    if best.mv == calm || best.mv == Move::Pass {
+    if !opponent_moved || best.mv == calm || best.mv == Move::Pass {
         return calm;
     }
     let reference = candidates
@@ -112,8 +115,7 @@ pub fn cleanup_choice(candidates: &[CandidateInfo], calm: Move, opponent_moved: 
     match reference {
         Some(w) if best.winrate >= w + CLEANUP_URGENCY => best.mv,
         Some(_) => calm,
-        None if opponent_moved => best.mv,
-        None => calm,
+        None => best.mv,
     }
 }
 

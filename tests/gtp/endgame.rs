@@ -88,25 +88,31 @@ fn clean_up(e: &mut Engine, white_reply: impl Fn(usize) -> &'static str) -> Vec<
     panic!("clean-up never ended: {moves:?}");
 }
 
-/// Seed 1: with seed 3 (the seed until c154dde) the search's clean-up
-/// has since spent its first move on B3, a point of Black's own area,
-/// before the four liberties.
+/// Several seeds: the clean-up once spent a move inside Black's own area
+/// on some of them (B3 on seed 3 until c154dde; B3, C4, B7 with the RAVE
+/// equivalence 400), a lead of the playouts after White's pass taken for
+/// a threat.
 #[test]
 fn search_clean_up_captures_the_issue_stone_before_passing() {
-    let mut e = search_engine(1);
-    issue_position(&mut e);
-    assert_eq!(dead_white(&mut e), ["B5"]);
-    let moves = clean_up(&mut e, |_| "pass");
-    assert!(
-        e.game().board().get(kosumi::Point::new(1, 4)).is_none(),
-        "B5 still stands after {moves:?}"
-    );
-    assert_eq!(ok(&mut e, "captures black"), "1");
-    assert!(dead_white(&mut e).is_empty(), "{moves:?}");
-    // The clean-up played only on B5's liberties and never filled anything
-    // else of Black's.
-    for m in &moves[..moves.len() - 1] {
-        assert!(["A5", "B4", "B6", "C5"].contains(&m.as_str()), "{moves:?}");
+    for seed in 1..=6 {
+        let mut e = search_engine(seed);
+        issue_position(&mut e);
+        assert_eq!(dead_white(&mut e), ["B5"], "seed {seed}");
+        let moves = clean_up(&mut e, |_| "pass");
+        assert!(
+            e.game().board().get(kosumi::Point::new(1, 4)).is_none(),
+            "seed {seed}: B5 still stands after {moves:?}"
+        );
+        assert_eq!(ok(&mut e, "captures black"), "1");
+        assert!(dead_white(&mut e).is_empty(), "seed {seed}: {moves:?}");
+        // The clean-up played only on B5's liberties and never filled
+        // anything else of Black's.
+        for m in &moves[..moves.len() - 1] {
+            assert!(
+                ["A5", "B4", "B6", "C5"].contains(&m.as_str()),
+                "seed {seed}: {moves:?}"
+            );
+        }
     }
 }
 
