@@ -180,7 +180,7 @@ impl Default for SearchConfig {
             min_playouts: 1000,
             reuse_tree: true,
             expand_visits: 8,
-            rave_equiv: 600.0,
+            rave_equiv: 400.0,
             rave_equiv_large: 1000.0,
             amaf_distance: 4,
             amaf_distance_large: 1,
