@@ -262,7 +262,11 @@ impl<'a> Search<'a> {
             if self.done.load(Relaxed) {
                 break;
             }
-            if self.stop.is_some_and(|s| s.load(Relaxed)) {
+            // A stop asked for before this thread's first playout waits
+            // for it: that playout expands the root and visits the move
+            // the priors rate best, so a search stopped at once (say by
+            // the end of the input) still answers a move, not a pass.
+            if iterations > 0 && self.stop.is_some_and(|s| s.load(Relaxed)) {
                 self.done.store(true, Release);
                 break;
             }

@@ -158,6 +158,9 @@ fn end_of_input_stops_genmove() {
     let out = eof_stops("genmove b");
     let mv = out["=1 \n\n=2 ".len()..].trim();
     assert!(kosumi::point::parse_gtp_move(mv, 9).is_ok(), "{out}");
+    // A search stopped at once still plays a stone on the empty board:
+    // its first playout visits the move the priors rate best.
+    assert!(!mv.eq_ignore_ascii_case("pass"), "{out}");
     assert!(out.ends_with("\n\n"), "{out}");
 }
 
@@ -165,6 +168,7 @@ fn end_of_input_stops_genmove() {
 fn end_of_input_stops_genmove_analyze() {
     let out = eof_stops("lz-genmove_analyze b 10");
     assert!(out.contains("\nplay "), "{out}");
+    assert!(!out.contains("\nplay pass"), "{out}");
     assert!(out.ends_with("\n\n"), "{out}");
 }
 
