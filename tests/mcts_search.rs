@@ -769,33 +769,6 @@ fn cleanup_choice_plays_the_urgent_move_and_otherwise_cleans_up() {
     assert_eq!(cleanup_choice(&[], clean, true), clean);
 }
 
-#[test]
-fn select_plays_the_best_lower_bound_among_well_visited_moves() {
-    use kosumi::mcts::select;
-    let game = Game::new(9, Rules::default(), kosumi::Komi::new(7.0).unwrap()).unwrap();
-    let (a, b, c) = (mv(&game, "E5"), mv(&game, "C3"), mv(&game, "G7"));
-    let with_lcb = |m, v, w, l| kosumi::mcts::CandidateInfo {
-        lcb: l,
-        ..cand(m, v, w)
-    };
-    let cands = [
-        with_lcb(a, 1000, 0.55, 0.52),
-        with_lcb(b, 300, 0.70, 0.65),
-        with_lcb(c, 90, 0.90, 0.80),
-    ];
-    // Off: the most visited.
-    assert_eq!(select(&cands, 0.0).map(|x| x.mv), Some(a));
-    // A tenth of the top visits: C3 qualifies, G7 (90 < 100) does not.
-    assert_eq!(select(&cands, 0.1).map(|x| x.mv), Some(b));
-    assert_eq!(select(&cands, 0.09).map(|x| x.mv), Some(c));
-    // Half the top visits: only the most visited qualifies.
-    assert_eq!(select(&cands, 0.5).map(|x| x.mv), Some(a));
-    // On a tie the more visited stays.
-    let tie = [with_lcb(a, 1000, 0.1, 0.0), with_lcb(b, 900, 0.05, 0.0)];
-    assert_eq!(select(&tie, 0.1).map(|x| x.mv), Some(a));
-    assert!(select(&[], 0.1).is_none());
-}
-
 /// Move 76 of a 9x9 game that Kosumi lost to Pachi as Black (seed 49100,
 /// game 44): Black's big group in the upper right has the liberties H8 and
 /// H9 alone, and White G8 is in atari. White H8 is a self-atari of two

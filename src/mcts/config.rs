@@ -38,11 +38,6 @@ pub struct SearchConfig {
     /// unclear the search runs on to the limit (1: always the limit).
     /// The clock's target and maximum, in playouts.
     pub playout_target: f64,
-    /// The move played: 0 plays the most visited root child; above 0,
-    /// among the children with at least this fraction of the most visited
-    /// one's visits, the one with the highest lower confidence bound of
-    /// its win rate.
-    pub select_lcb: f64,
     /// Playouts a search runs before it may stop early (the ownership map
     /// behind pass and dead-stone decisions needs them); the time maximum
     /// and the stop flag still end it sooner.
@@ -182,7 +177,6 @@ impl Default for SearchConfig {
             max_nodes: 4_000_000,
             early_stop: true,
             playout_target: 0.5,
-            select_lcb: 0.0,
             min_playouts: 1000,
             reuse_tree: true,
             expand_visits: 8,

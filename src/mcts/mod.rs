@@ -119,25 +119,6 @@ pub fn cleanup_choice(candidates: &[CandidateInfo], calm: Move, opponent_moved: 
     }
 }
 
-/// The candidate to play among the search's root `candidates` (most
-/// visited first): with `ratio` above 0, the highest lower confidence
-/// bound of the win rate among those with at least `ratio` times the most
-/// visited one's visits (on a tie the more visited); otherwise the most
-/// visited. None without candidates.
-pub fn select(candidates: &[CandidateInfo], ratio: f64) -> Option<&CandidateInfo> {
-    let first = candidates.first()?;
-    if ratio <= 0.0 {
-        return Some(first);
-    }
-    let floor = ratio * f64::from(first.visits);
-    Some(
-        candidates
-            .iter()
-            .filter(|c| f64::from(c.visits) >= floor)
-            .fold(first, |b, c| if c.lcb > b.lcb { c } else { b }),
-    )
-}
-
 /// What the tree's root stands for, to find it again after moves.
 struct RootKey {
     start: Board,
@@ -464,7 +445,6 @@ impl MctsPlayer {
             }
             return Decision::Play(Move::Pass);
         }
-        let best = select(&a.candidates, self.cfg.select_lcb).unwrap_or(best);
         if best.mv == Move::Pass && !pass_wins {
             if let Some(c) = a.candidates.iter().find(|c| c.mv != Move::Pass) {
                 return Decision::Play(c.mv);

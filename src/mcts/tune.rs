@@ -174,13 +174,6 @@ pub const KNOBS: &[Knob] = &[
         apply: |c, v| c.playout_target = number(v),
         get: |c| Value::Number(c.playout_target),
     },
-    Knob {
-        key: "select_lcb",
-        help: "move played: highest win-rate lower bound among children with this fraction of the top visits (0: most visited)",
-        range: Range::Number(0.0, 1.0),
-        apply: |c, v| c.select_lcb = number(v),
-        get: |c| Value::Number(c.select_lcb),
-    },
     // Priors.
     Knob {
         key: "prior_visits",
