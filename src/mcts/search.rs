@@ -263,9 +263,10 @@ impl<'a> Search<'a> {
                 break;
             }
             // A stop asked for before this thread's first playout waits
-            // for it: that playout expands the root and visits the move
-            // the priors rate best, so a search stopped at once (say by
-            // the end of the input) still answers a move, not a pass.
+            // for it: that playout expands a new root and visits a move
+            // (on a new root the one the priors rate best), so a search
+            // stopped at once (say by the end of the input) still answers
+            // a move, not a pass.
             if iterations > 0 && self.stop.is_some_and(|s| s.load(Relaxed)) {
                 self.done.store(true, Release);
                 break;
