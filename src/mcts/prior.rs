@@ -113,9 +113,6 @@ pub struct PriorConfig {
     /// next to that move (the `prior_near_last[0]` bonus) however far it
     /// lies from the stone itself: a common-fate distance of one.
     pub prior_near_chain: bool,
-    /// A factor on every term above but the even prior (the bonuses and
-    /// the losses alike).
-    pub hand_scale: f32,
 }
 
 impl Default for PriorConfig {
@@ -132,7 +129,6 @@ impl Default for PriorConfig {
             prior_empty_third: 10.0,
             prior_shortage: true,
             prior_near_chain: false,
-            hand_scale: 1.0,
         }
     }
 }
@@ -185,10 +181,9 @@ pub fn hand_prior(
         visits: cfg.prior_even,
         wins: cfg.prior_even / 2.0,
     };
-    let scale = cfg.hand_scale;
     let bonus = |pr: &mut Prior, w: f32| {
-        pr.visits += w * scale;
-        pr.wins += w * scale;
+        pr.visits += w;
+        pr.wins += w;
     };
     let opp = c.opponent();
     let mut captured = 0usize;
@@ -218,7 +213,7 @@ pub fn hand_prior(
         if cfg.prior_shortage && tactics::shortage_self_atari(b, c, p) {
             bonus(&mut pr, cfg.prior_capture_many);
         } else {
-            pr.visits += cfg.prior_self_atari * scale;
+            pr.visits += cfg.prior_self_atari;
         }
     }
     if is_shape(b, p) {
@@ -245,7 +240,7 @@ pub fn hand_prior(
     let line = p.x().min(p.y()).min(n - 1 - p.x()).min(n - 1 - p.y());
     if empty_area(b, p, 3) {
         if line <= 1 {
-            pr.visits += cfg.prior_empty_low * scale;
+            pr.visits += cfg.prior_empty_low;
         } else if line == 2 || (line == 3 && n >= 13) {
             bonus(&mut pr, cfg.prior_empty_third);
         }
@@ -707,44 +702,5 @@ mod tests {
         let last2 = Some(at(&b, "B5"));
         let b1 = |cfg: &PriorConfig| hand_prior(&b, Color::White, at(&b, "B1"), None, last2, cfg);
         assert_eq!(b1(&on).visits, b1(&off).visits + bonus);
-    }
-
-    #[test]
-    fn hand_scale_multiplies_the_bonuses_and_losses_but_not_the_even_prior() {
-        let b = Board::from_diagram(
-            "
-            . . X . .
-            . X O X .
-            . X O X .
-            . . . . .
-            . . . . .",
-        )
-        .unwrap();
-        let one = PriorConfig::default();
-        let two = PriorConfig {
-            hand_scale: 2.0,
-            ..PriorConfig::default()
-        };
-        let even = one.prior_even;
-        // C2 captures White's two stones; A1 is a first-line move.
-        for v in ["C2", "E1", "A5"] {
-            let p1 = hand_prior(&b, Color::Black, at(&b, v), None, None, &one);
-            let p2 = hand_prior(&b, Color::Black, at(&b, v), None, None, &two);
-            assert_eq!(p2.visits - even, 2.0 * (p1.visits - even), "{v}");
-            assert_eq!(p2.wins - even / 2.0, 2.0 * (p1.wins - even / 2.0), "{v}");
-        }
-        let cap = hand_prior(&b, Color::Black, at(&b, "C2"), None, None, &one);
-        assert!(cap.visits > even);
-        // White A5 is a self-atari: losses only, doubled.
-        let sa1 = hand_prior(&b, Color::White, at(&b, "B5"), None, None, &one);
-        let sa2 = hand_prior(&b, Color::White, at(&b, "B5"), None, None, &two);
-        assert!(sa1.visits > even && sa1.wins == even / 2.0);
-        assert_eq!(sa2.visits - even, 2.0 * (sa1.visits - even));
-        let zero = PriorConfig {
-            hand_scale: 0.0,
-            ..PriorConfig::default()
-        };
-        let z = hand_prior(&b, Color::Black, at(&b, "C2"), None, None, &zero);
-        assert_eq!((z.visits, z.wins), (even, even / 2.0));
     }
 }

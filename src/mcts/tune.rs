@@ -285,13 +285,6 @@ pub const KNOBS: &[Knob] = &[
         apply: |c, v| c.prior.prior_near_chain = flag(v),
         get: |c| Value::Flag(c.prior.prior_near_chain),
     },
-    Knob {
-        key: "prior_hand_scale",
-        help: "hand priors: factor on every bonus and loss but the even prior",
-        range: Range::Number(0.0, 100.0),
-        apply: |c, v| c.prior.hand_scale = number(v) as f32,
-        get: |c| Value::Number(f64::from(c.prior.hand_scale)),
-    },
     // End of game.
     Knob {
         key: "resign_threshold",
