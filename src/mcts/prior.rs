@@ -109,10 +109,6 @@ pub struct PriorConfig {
     /// of two stones or more, not as a self-atari (and the search keeps it
     /// when it extends a chain that a ladder would capture).
     pub prior_shortage: bool,
-    /// Count a liberty of the chain of either of the last two moves as
-    /// next to that move (the `prior_near_last[0]` bonus) however far it
-    /// lies from the stone itself: a common-fate distance of one.
-    pub prior_near_chain: bool,
 }
 
 impl Default for PriorConfig {
@@ -128,7 +124,6 @@ impl Default for PriorConfig {
             prior_empty_low: 15.0,
             prior_empty_third: 10.0,
             prior_shortage: true,
-            prior_near_chain: false,
         }
     }
 }
@@ -227,9 +222,8 @@ pub fn hand_prior(
         })
     };
     // Distance dx + dy + max(dx, dy): 2 for a neighbour, 3 for a diagonal.
-    for m in [last, last2].into_iter().flatten() {
-        let d = near(Some(m)).unwrap_or(i32::MAX);
-        if d <= 3 || (cfg.prior_near_chain && liberty_of_chain(b, p, m)) {
+    for d in [near(last), near(last2)].into_iter().flatten() {
+        if d <= 3 {
             bonus(&mut pr, cfg.prior_near_last[0]);
         } else if d <= 5 {
             bonus(&mut pr, cfg.prior_near_last[1]);
@@ -246,18 +240,6 @@ pub fn hand_prior(
         }
     }
     pr
-}
-
-/// Whether the empty point `p` is a liberty of the chain on `m` (false
-/// when `m` holds no stone, e.g. after a capture of its stone).
-fn liberty_of_chain(b: &Board, p: Point, m: Point) -> bool {
-    let Some(col) = b.get(m) else {
-        return false;
-    };
-    let root = b.chain_root(m);
-    p.neighbors()
-        .into_iter()
-        .any(|q| b.get(q) == Some(col) && b.chain_root(q) == root)
 }
 
 /// Whether no stone lies within Manhattan distance `r` of `p`.
@@ -660,47 +642,5 @@ mod tests {
         let b1 = at(&b, "B1");
         assert!(b.liberties_after(Color::White, b1, 2) < 2);
         assert!(rate(hand_prior(&b, Color::White, b1, None, None, &on)) < 0.5);
-    }
-
-    #[test]
-    fn prior_near_chain_lifts_the_far_liberties_of_the_last_chain() {
-        // White's last move A5 tops a chain of four stones down to A2:
-        // A6 is next to A5, A1 a liberty at the chain's far end, B1 next
-        // to Black's chain only, and E1 next to neither.
-        let b = Board::from_diagram(
-            "
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            O X . . . . . . .
-            O X . . . . . . .
-            O X . . . . . . .
-            O X . . . . . . .
-            . . . . . . . . .",
-        )
-        .unwrap();
-        let last = Some(at(&b, "A5"));
-        let off = PriorConfig::default();
-        let on = PriorConfig {
-            prior_near_chain: true,
-            ..PriorConfig::default()
-        };
-        let prior =
-            |v: &str, cfg: &PriorConfig| hand_prior(&b, Color::Black, at(&b, v), last, None, cfg);
-        let bonus = on.prior_near_last[0];
-        // A1: a liberty of the chain, three lines from A5.
-        assert_eq!(prior("A1", &on).visits, prior("A1", &off).visits + bonus);
-        assert_eq!(prior("A1", &on).wins, prior("A1", &off).wins + bonus);
-        // A6 is next to A5 either way: no second bonus.
-        assert_eq!(prior("A6", &on), prior("A6", &off));
-        // E1 is no liberty of the chain.
-        assert_eq!(prior("E1", &on), prior("E1", &off));
-        // B1 touches Black's chain, not White's: no bonus.
-        assert_eq!(prior("B1", &on), prior("B1", &off));
-        // The chain of the move before (Black's B5) counts too.
-        let last2 = Some(at(&b, "B5"));
-        let b1 = |cfg: &PriorConfig| hand_prior(&b, Color::White, at(&b, "B1"), None, last2, cfg);
-        assert_eq!(b1(&on).visits, b1(&off).visits + bonus);
     }
 }

@@ -278,13 +278,6 @@ pub const KNOBS: &[Knob] = &[
         },
         get: |c| Value::Flag(c.playout.shortage_self_atari && c.prior.prior_shortage),
     },
-    Knob {
-        key: "prior_near_chain",
-        help: "hand priors: a liberty of the last two moves' chains counts as next to them",
-        range: Range::YesNo,
-        apply: |c, v| c.prior.prior_near_chain = flag(v),
-        get: |c| Value::Flag(c.prior.prior_near_chain),
-    },
     // End of game.
     Knob {
         key: "resign_threshold",
