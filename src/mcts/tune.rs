@@ -268,13 +268,6 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Flag(c.playout.self_atari_reading),
     },
     Knob {
-        key: "global_atari_prob",
-        help: "playouts: probability of capturing or saving any chain left in atari when the last move's replies find none",
-        range: Range::Number(0.0, 1.0),
-        apply: |c, v| c.playout.global_atari_prob = number(v),
-        get: |c| Value::Number(c.playout.global_atari_prob),
-    },
-    Knob {
         key: "shortage_self_atari",
         help: "playouts, hand priors and tree: a self-atari that puts a larger chain in atari on its enclosed liberty is good",
         range: Range::YesNo,

@@ -14,10 +14,7 @@
 //!    [`SHAPES`](super::shapes::SHAPES), not a self-atari, and (with
 //!    [`PlayoutConfig::ladder_in_shapes`]) not the extension of a chain in
 //!    atari that a ladder captures anyway;
-//! 3. (with probability [`PlayoutConfig::global_atari_prob`], off by
-//!    default) any chain on the board left in atari ([`AtariWatch`]):
-//!    capture an opposing one, save an own one as in step 1;
-//! 4. a random point, drawn uniformly without replacement, that is legal,
+//! 3. a random point, drawn uniformly without replacement, that is legal,
 //!    not an eye of the mover, and not a self-atari of two or more stones
 //!    unless reading calls it a snapback or a nakade
 //!    ([`PlayoutConfig::self_atari_reading`]; a self-atari in a seki is none)
@@ -71,10 +68,6 @@ pub struct PlayoutConfig {
     /// larger opposing chain in atari on their own enclosed liberty
     /// ([`tactics::shortage_self_atari`]).
     pub shortage_self_atari: bool,
-    /// Probability of the global atari step: when the replies to the last
-    /// move found nothing, capture or save any chain left in atari on the
-    /// board (0: off).
-    pub global_atari_prob: f64,
 }
 
 impl Default for PlayoutConfig {
@@ -89,7 +82,6 @@ impl Default for PlayoutConfig {
             ladder_in_shapes: true,
             self_atari_reading: true,
             shortage_self_atari: true,
-            global_atari_prob: 0.0,
         }
     }
 }
@@ -161,128 +153,28 @@ fn tactical_replies(b: &Board, c: Color, last: Point, cfg: &PlayoutConfig, out: 
                 }
                 seen[n_seen] = root;
                 n_seen += 1;
-                save_replies(b, c, q, l, cfg, out);
-            }
-            None => {}
-        }
-    }
-}
-
-/// The moves that save `c`'s chain on `q`, in atari on `l`: the extension
-/// to a second liberty unless a ladder captures the chain anyway, and the
-/// captures of opposing chains in atari next to it.
-fn save_replies(
-    b: &Board,
-    c: Color,
-    q: Point,
-    l: Point,
-    cfg: &PlayoutConfig,
-    out: &mut Candidates,
-) {
-    let opp = c.opponent();
-    if playable(b, c, l)
-        && b.liberties_after(c, l, 2) >= 2
-        && (cfg.ladder_budget == 0
-            || !tactics::extension_is_ladder_dead(b, c, q, cfg.ladder_budget))
-    {
-        out.push(l);
-    }
-    if b.chain_len(q) <= 16 {
-        b.for_each_stone(q, |s| {
-            for n in s.neighbors() {
-                if b.get(n) == Some(opp) {
-                    if let Some(cl) = b.last_liberty(n) {
-                        if playable(b, c, cl) {
-                            out.push(cl);
-                        }
-                    }
-                }
-            }
-        });
-    }
-}
-
-/// The chains that may be in atari during a playout, for the global atari
-/// step: one stone of each chain found in atari at the start
-/// ([`AtariWatch::scan`]) or next to a move since ([`AtariWatch::note`]).
-/// A chain enters atari only when a stone is played next to it (or is
-/// itself the stone played), so every chain in atari is on the list
-/// while it has room; entries whose chain has left atari or the board are
-/// dropped when read.
-pub(crate) struct AtariWatch {
-    stones: [Point; 32],
-    colors: [Color; 32],
-    n: usize,
-}
-
-impl AtariWatch {
-    /// An empty watch list (the global step finds nothing).
-    pub(crate) fn new() -> AtariWatch {
-        AtariWatch {
-            stones: [Point::from_index(0); 32],
-            colors: [Color::Black; 32],
-            n: 0,
-        }
-    }
-
-    /// The watch list of `b`: every chain in atari on it.
-    pub(crate) fn scan(b: &Board) -> AtariWatch {
-        let mut w = AtariWatch::new();
-        for p in b.points() {
-            if b.in_atari(p) && b.chain_root(p) == p {
-                w.push(b, p);
-            }
-        }
-        w
-    }
-
-    fn push(&mut self, b: &Board, s: Point) {
-        let Some(col) = b.get(s) else { return };
-        let root = b.chain_root(s);
-        let known = (0..self.n).any(|i| {
-            b.get(self.stones[i]) == Some(self.colors[i]) && b.chain_root(self.stones[i]) == root
-        });
-        if !known && self.n < self.stones.len() {
-            self.stones[self.n] = s;
-            self.colors[self.n] = col;
-            self.n += 1;
-        }
-    }
-
-    /// Notes the chains in atari after a stone was played on `p`: its own
-    /// and its neighbours'.
-    pub(crate) fn note(&mut self, b: &Board, p: Point) {
-        if b.in_atari(p) {
-            self.push(b, p);
-        }
-        for q in p.neighbors() {
-            if b.in_atari(q) {
-                self.push(b, q);
-            }
-        }
-    }
-
-    /// Drops the entries whose chain is gone or out of atari, and gives
-    /// `c`'s replies to those left: captures of opposing chains, the
-    /// saving moves of its own ([`save_replies`]).
-    fn replies(&mut self, b: &Board, c: Color, cfg: &PlayoutConfig, out: &mut Candidates) {
-        let mut i = 0;
-        while i < self.n {
-            let s = self.stones[i];
-            if b.get(s) != Some(self.colors[i]) || !b.in_atari(s) {
-                self.n -= 1;
-                self.stones[i] = self.stones[self.n];
-                self.colors[i] = self.colors[self.n];
-                continue;
-            }
-            if let Some(l) = b.last_liberty(s) {
-                if self.colors[i] == c {
-                    save_replies(b, c, s, l, cfg, out);
-                } else if playable(b, c, l) {
+                if playable(b, c, l)
+                    && b.liberties_after(c, l, 2) >= 2
+                    && (cfg.ladder_budget == 0
+                        || !tactics::extension_is_ladder_dead(b, c, q, cfg.ladder_budget))
+                {
                     out.push(l);
                 }
+                if b.chain_len(q) <= 16 {
+                    b.for_each_stone(q, |s| {
+                        for n in s.neighbors() {
+                            if b.get(n) == Some(opp) {
+                                if let Some(cl) = b.last_liberty(n) {
+                                    if playable(b, c, cl) {
+                                        out.push(cl);
+                                    }
+                                }
+                            }
+                        }
+                    });
+                }
             }
-            i += 1;
+            None => {}
         }
     }
 }
@@ -341,24 +233,6 @@ pub(crate) fn choose_move<R: Rng>(
     rng: &mut R,
     cfg: &PlayoutConfig,
 ) -> Option<Point> {
-    let mut watch = if cfg.global_atari_prob > 0.0 {
-        AtariWatch::scan(b)
-    } else {
-        AtariWatch::new()
-    };
-    choose_watched(b, c, last, rng, cfg, &mut watch)
-}
-
-/// [`choose_move`] with the playout's [`AtariWatch`] for the global atari
-/// step.
-fn choose_watched<R: Rng>(
-    b: &mut Board,
-    c: Color,
-    last: Option<Point>,
-    rng: &mut R,
-    cfg: &PlayoutConfig,
-    watch: &mut AtariWatch,
-) -> Option<Point> {
     if !cfg.uniform_playouts {
         if let Some(l) = last {
             if chance(rng, cfg.atari_prob) {
@@ -369,13 +243,6 @@ fn choose_watched<R: Rng>(
                 }
             }
             if let Some(p) = local_reply(b, c, l, cfg, rng) {
-                return Some(p);
-            }
-        }
-        if cfg.global_atari_prob > 0.0 && watch.n > 0 && chance(rng, cfg.global_atari_prob) {
-            let mut cands = Candidates::new();
-            watch.replies(b, c, cfg, &mut cands);
-            if let Some(p) = cands.pick(rng) {
                 return Some(p);
             }
         }
@@ -457,20 +324,11 @@ pub(crate) fn playout<R: Rng>(
     let max_moves = cfg.playout_length * n * n;
     let mut passes = 0;
     let mut moves = 0;
-    let global = cfg.global_atari_prob > 0.0 && !cfg.uniform_playouts;
-    let mut watch = if global {
-        AtariWatch::scan(b)
-    } else {
-        AtariWatch::new()
-    };
     while moves < max_moves && passes < 2 {
-        let mv = choose_watched(b, to_move, last, rng, cfg, &mut watch);
+        let mv = choose_move(b, to_move, last, rng, cfg);
         match mv {
             Some(p) => {
                 b.play_unchecked(to_move, p);
-                if global {
-                    watch.note(b, p);
-                }
                 if first_play[p.index()] == 0 {
                     first_play[p.index()] = first_play_entry(to_move, start + moves);
                 }
@@ -610,100 +468,6 @@ mod tests {
                 m != Some(at(&seki, "B7")) && m != Some(at(&seki, "B6")),
                 "seed {seed}: {m:?}"
             );
-        }
-    }
-
-    #[test]
-    fn global_atari_step_captures_and_saves_far_from_the_last_move() {
-        // White A9 is in atari on B9 (Black A8); Black's own G4 is in atari
-        // on G3 and extends there to three liberties. The last move, E5, is
-        // far from both, so the replies to it find nothing (the shape step
-        // is off, so that it does not answer E5 either).
-        let b = Board::from_diagram(
-            "
-            O . . . . . . . .
-            X . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . O . O . .
-            . . . . . O X O .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .",
-        )
-        .unwrap();
-        let e5 = at(&b, "E5");
-        let (b9, g3) = (at(&b, "B9"), at(&b, "G3"));
-        let on = PlayoutConfig {
-            atari_prob: 1.0,
-            pattern_prob: 0.0,
-            global_atari_prob: 1.0,
-            ..PlayoutConfig::default()
-        };
-        let mut seen = [0usize; 2];
-        for seed in 0..100 {
-            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-            let mut bb = b.clone();
-            let m = choose_move(&mut bb, Color::Black, Some(e5), &mut rng, &on);
-            assert!(m == Some(b9) || m == Some(g3), "seed {seed}: {m:?}");
-            seen[usize::from(m == Some(g3))] += 1;
-        }
-        assert!(seen[0] > 10 && seen[1] > 10, "{seen:?}");
-        // Off (the default): the random move, which lands on either point
-        // only now and then.
-        let off = PlayoutConfig {
-            global_atari_prob: 0.0,
-            ..on.clone()
-        };
-        let mut hits = 0;
-        for seed in 0..100 {
-            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-            let mut bb = b.clone();
-            let m = choose_move(&mut bb, Color::Black, Some(e5), &mut rng, &off);
-            hits += usize::from(m == Some(b9) || m == Some(g3));
-        }
-        assert!(hits < 20, "{hits} of 100");
-        // White to move: extend A9 (unless a ladder takes it anyway) or
-        // capture G4 on G3.
-        for seed in 0..50 {
-            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-            let mut bb = b.clone();
-            let m = choose_move(&mut bb, Color::White, Some(e5), &mut rng, &on);
-            assert!(m == Some(b9) || m == Some(g3), "seed {seed}: {m:?}");
-        }
-    }
-
-    #[test]
-    fn atari_watch_holds_every_chain_in_atari_through_playouts() {
-        let cfg = PlayoutConfig {
-            global_atari_prob: 0.9,
-            ..PlayoutConfig::default()
-        };
-        for seed in 0..40 {
-            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-            let mut b = Board::new(9).unwrap();
-            let mut watch = AtariWatch::scan(&b);
-            let mut c = Color::Black;
-            let mut last = None;
-            for _ in 0..200 {
-                let Some(p) = choose_watched(&mut b, c, last, &mut rng, &cfg, &mut watch) else {
-                    break;
-                };
-                b.play_unchecked(c, p);
-                watch.note(&b, p);
-                for q in b.points() {
-                    if b.in_atari(q) {
-                        let root = b.chain_root(q);
-                        let listed = (0..watch.n).any(|i| {
-                            b.get(watch.stones[i]) == Some(watch.colors[i])
-                                && b.chain_root(watch.stones[i]) == root
-                        });
-                        assert!(listed, "seed {seed}: the chain on {q:?} is not watched");
-                    }
-                }
-                last = Some(p);
-                c = c.opponent();
-            }
         }
     }
 }
