@@ -368,6 +368,85 @@ fn nakade(b: &Board, opp: Color, stones: &[Point], l: Point) -> bool {
         .all(|&r| !b.in_atari(r) && liberties_upto::<2>(b, r).1 >= 3)
 }
 
+/// The vital point of a dead eye shape that the stone on `last` (the move
+/// just played) borders: the point where the side to move kills the
+/// shape.
+///
+/// `last`'s empty neighbours must lie next to one another, diagonals
+/// included (the stone closes one eye space, not two sides of the open
+/// board); the empty region holding the first of them has 3 to 6 points,
+/// and every stone next to it is of `last`'s colour (the edge may bound
+/// it too).
+/// Dead shapes and their vital points: a straight or bent three (the
+/// middle), a pyramid four (the point with three neighbours in the
+/// region), a bulky five (the one point with three neighbours, where the
+/// region has one point of one neighbour), a cross five (the centre), a
+/// rabbity six (the one point with four neighbours, where three points
+/// have two). A square four, a straight or bent four, other fives and
+/// sixes: none (they live, or are dead already).
+pub(crate) fn nakade_vital_point(b: &Board, last: Point) -> Option<Point> {
+    let owner = b.get(last)?;
+    let mut open = [last; 4];
+    let mut k = 0;
+    for e in last.neighbors() {
+        if b.is_empty(e) {
+            if open[..k].iter().any(|&f| !next_to_8(e, f)) {
+                return None;
+            }
+            open[k] = e;
+            k += 1;
+        }
+    }
+    if k == 0 {
+        return None;
+    }
+    let mut region = [open[0]; 6];
+    let mut n = 1;
+    let mut i = 0;
+    while i < n {
+        let p = region[i];
+        i += 1;
+        for q in p.neighbors() {
+            if b.is_empty(q) {
+                if !region[..n].contains(&q) {
+                    if n == region.len() {
+                        return None;
+                    }
+                    region[n] = q;
+                    n += 1;
+                }
+            } else if b.get(q) == Some(owner.opponent()) {
+                return None;
+            }
+        }
+    }
+    // Neighbours inside the region, per point, and how many points have
+    // each count.
+    let mut inside = [0usize; 6];
+    let mut by_count = [0usize; 5];
+    for a in 0..n {
+        inside[a] = region[..n]
+            .iter()
+            .filter(|&&q| region[a].neighbors().contains(&q))
+            .count();
+        by_count[inside[a]] += 1;
+    }
+    let with = |count: usize| (0..n).find(|&a| inside[a] == count).map(|a| region[a]);
+    match n {
+        3 => with(2),
+        4 if by_count[3] == 1 => with(3),
+        5 if by_count[3] == 1 && by_count[1] == 1 => with(3),
+        5 if by_count[4] == 1 => with(4),
+        6 if by_count[4] == 1 && by_count[2] == 3 => with(4),
+        _ => None,
+    }
+}
+
+/// Whether `a` and `b` are next to each other, diagonals included.
+fn next_to_8(a: Point, b: Point) -> bool {
+    a.neighbors().contains(&b) || a.diagonals().contains(&b)
+}
+
 /// A position (move 55) of a 9x9 game that Kosumi lost to Pachi as White:
 /// White's chain of sixteen stones has the two liberties E1 and F2, Black
 /// F1 the same two. For the tests of the shortage reading here and in
@@ -390,6 +469,142 @@ mod tests {
 
     fn at(b: &Board, v: &str) -> Point {
         b.test_point(v)
+    }
+
+    /// Black's eye space A9-C9 in the upper left, White around Black.
+    const EYE_THREE: &str = "
+            . . . X O . . . .
+            X X X X O . . . .
+            O O O O O . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .";
+
+    /// A 9x9 board full of Black but for the empty `points`.
+    fn black_but(points: &[&str]) -> Board {
+        let cols = "ABCDEFGHJ";
+        let mut text = String::new();
+        for row in (1..=9).rev() {
+            for col in cols.chars() {
+                let v = format!("{col}{row}");
+                text.push(if points.contains(&v.as_str()) {
+                    '.'
+                } else {
+                    'X'
+                });
+            }
+            text.push('\n');
+        }
+        Board::from_diagram(&text).unwrap()
+    }
+
+    #[test]
+    fn nakade_vital_point_of_a_three_next_to_the_last_move() {
+        let b = Board::from_diagram(EYE_THREE).unwrap();
+        assert_eq!(nakade_vital_point(&b, at(&b, "B8")), Some(at(&b, "B9")));
+        assert_eq!(nakade_vital_point(&b, at(&b, "D9")), Some(at(&b, "B9")));
+        // A stone with no empty neighbour, and an empty point: none.
+        assert_eq!(nakade_vital_point(&b, at(&b, "D8")), None);
+        assert_eq!(nakade_vital_point(&b, at(&b, "E5")), None);
+        // White's E9 borders an open area, not an eye space.
+        assert_eq!(nakade_vital_point(&b, at(&b, "E9")), None);
+        // Empty neighbours on two sides of the stone (C9, C7): none, though
+        // C9 is in a dead three.
+        let open = Board::from_diagram(
+            "
+            . . . X O . . . .
+            X X X X O . . . .
+            O O . O O . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+        )
+        .unwrap();
+        assert_eq!(nakade_vital_point(&open, at(&open, "C8")), None);
+        // A white stone inside the space: White's own stone borders it.
+        let inside = Board::from_diagram(
+            "
+            . . O X O . . . .
+            X X X X O . . . .
+            O O O O O . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+        )
+        .unwrap();
+        assert_eq!(nakade_vital_point(&inside, at(&inside, "B8")), None);
+        let bent = black_but(&["E5", "F5", "E4"]);
+        assert_eq!(
+            nakade_vital_point(&bent, at(&bent, "D5")),
+            Some(at(&bent, "E5"))
+        );
+    }
+
+    #[test]
+    fn nakade_vital_point_only_in_dead_shapes() {
+        let cases: &[(&[&str], &str, Option<&str>)] = &[
+            // Pyramid four: the point with three neighbours inside.
+            (&["D5", "E5", "F5", "E4"], "D6", Some("E5")),
+            // Bulky five.
+            (&["D5", "E5", "D4", "E4", "F5"], "C5", Some("E5")),
+            // Cross five.
+            (&["E6", "D5", "E5", "F5", "E4"], "D6", Some("E5")),
+            // Rabbity six.
+            (&["E6", "D5", "E5", "F5", "E4", "F4"], "D6", Some("E5")),
+            // Square, straight and bent fours: alive or in seki.
+            (&["D5", "E5", "D4", "E4"], "C5", None),
+            (&["C5", "D5", "E5", "F5"], "C6", None),
+            (&["C5", "D5", "E5", "E4"], "C6", None),
+            // T five and long lines: alive.
+            (&["D5", "E5", "F5", "E4", "E3"], "D6", None),
+            (&["C5", "D5", "E5", "F5", "G5"], "C6", None),
+            // Seven points: too big.
+            (&["E6", "D5", "E5", "F5", "E4", "F4", "G4"], "D6", None),
+            // One and two points: no vital point.
+            (&["E5"], "D5", None),
+            (&["E5", "F5"], "D5", None),
+        ];
+        for (points, last, want) in cases {
+            let b = black_but(points);
+            let got = nakade_vital_point(&b, at(&b, last));
+            assert_eq!(got, want.map(|v| at(&b, v)), "{points:?} after {last}");
+        }
+    }
+
+    #[test]
+    fn the_playout_plays_the_vital_point_when_asked() {
+        use crate::playout::policy::choose_move;
+        use crate::playout::PlayoutConfig;
+        use rand_xoshiro::rand_core::SeedableRng;
+        let b = Board::from_diagram(EYE_THREE).unwrap();
+        let on = PlayoutConfig {
+            nakade_prob: 1.0,
+            ..PlayoutConfig::default()
+        };
+        let off = PlayoutConfig::default();
+        let b9 = at(&b, "B9");
+        let (mut with, mut without) = (0, 0);
+        for seed in 0..100 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut bb = b.clone();
+            let m = choose_move(&mut bb, Color::White, Some(at(&b, "B8")), &mut rng, &on);
+            with += usize::from(m == Some(b9));
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut bb = b.clone();
+            let m = choose_move(&mut bb, Color::White, Some(at(&b, "B8")), &mut rng, &off);
+            without += usize::from(m == Some(b9));
+        }
+        assert_eq!(with, 100);
+        assert!(without < 20, "B9 {without} times in 100 without the step");
     }
 
     #[test]
