@@ -268,14 +268,17 @@ fn a_match_resumes_with_its_settings_and_refuses_others() {
     assert_eq!(match_rows(&d).len(), 4);
     assert_eq!(match_rows(&d)[..3], rows[..3]);
 
-    // Other settings: refused, nothing changed.
+    // Other settings: refused, nothing changed; a clock for the opponent
+    // alone is another setting too.
     let now = contents(&d);
-    let out = match_run(&d, &["--komi", "6.5"]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("holds another run's files") && err.contains("new --out"),
-        "{err}"
-    );
-    assert_eq!(contents(&d), now);
+    for extra in [&["--komi", "6.5"][..], &["--opponent-clock", "600"][..]] {
+        let out = match_run(&d, extra);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("holds another run's files") && err.contains("new --out"),
+            "{extra:?}: {err}"
+        );
+        assert_eq!(contents(&d), now);
+    }
 }

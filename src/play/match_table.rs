@@ -48,11 +48,16 @@ pub struct MatchConfig {
 impl MatchConfig {
     /// The settings that decide a match's games, as one line: a match
     /// resumes in an `--out` directory only when its table has the same.
+    /// The opponent's clock is in it only where it differs from Kosumi's
+    /// (so a table written before it was there still resumes without one).
     pub fn settings(&self) -> String {
         let g = &self.game;
+        let opponent_clock = self
+            .opponent_clock
+            .map_or(String::new(), |o| format!(" opponent-clock={o:?}"));
         format!(
             "size={} komi={} handicap={} rules={} max-moves={} cleanup={} move-timeout={:?} \
-             clock={:?} time-left={} player={} seed={} games={} opponent={:?} referee={:?} sprt={}",
+             clock={:?}{} time-left={} player={} seed={} games={} opponent={:?} referee={:?} sprt={}",
             g.size,
             g.komi,
             g.handicap,
@@ -61,6 +66,7 @@ impl MatchConfig {
             if g.cleanup { "on" } else { "off" },
             g.move_timeout,
             g.clock,
+            opponent_clock,
             g.send_time_left,
             describe_player(&self.player).replace(' ', ","),
             self.seed,
