@@ -278,13 +278,6 @@ pub const KNOBS: &[Knob] = &[
         },
         get: |c| Value::Flag(c.playout.shortage_self_atari && c.prior.prior_shortage),
     },
-    Knob {
-        key: "nakade_prob",
-        help: "playouts: probability of the vital point of a dead eye shape next to the last move",
-        range: Range::Number(0.0, 1.0),
-        apply: |c, v| c.playout.nakade_prob = number(v),
-        get: |c| Value::Number(c.playout.nakade_prob),
-    },
     // End of game.
     Knob {
         key: "resign_threshold",

@@ -9,15 +9,12 @@
 //!    the last move that are in atari (extend to a second liberty unless a
 //!    ladder captures the chain anyway, [`PlayoutConfig::ladder_budget`];
 //!    or capture an attacker in atari);
-//! 2. nakade (with probability [`PlayoutConfig::nakade_prob`], 0 by
-//!    default): the vital point of a dead eye shape that the last move
-//!    borders ([`tactics::nakade_vital_point`]);
-//! 3. shape (with probability [`PlayoutConfig::pattern_prob`]): an empty
+//! 2. shape (with probability [`PlayoutConfig::pattern_prob`]): an empty
 //!    point next to the last move whose 3x3 neighbourhood is one of the
 //!    [`SHAPES`](super::shapes::SHAPES), not a self-atari, and (with
 //!    [`PlayoutConfig::ladder_in_shapes`]) not the extension of a chain in
 //!    atari that a ladder captures anyway;
-//! 4. a random point, drawn uniformly without replacement, that is legal,
+//! 3. a random point, drawn uniformly without replacement, that is legal,
 //!    not an eye of the mover, and not a self-atari of two or more stones
 //!    unless reading calls it a snapback or a nakade
 //!    ([`PlayoutConfig::self_atari_reading`]; a self-atari in a seki is none)
@@ -71,10 +68,6 @@ pub struct PlayoutConfig {
     /// larger opposing chain in atari on their own enclosed liberty
     /// ([`tactics::shortage_self_atari`]).
     pub shortage_self_atari: bool,
-    /// Probability of playing the vital point of a dead eye shape that the
-    /// last move borders ([`tactics::nakade_vital_point`]), after the
-    /// tactical replies (0: never).
-    pub nakade_prob: f64,
 }
 
 impl Default for PlayoutConfig {
@@ -89,7 +82,6 @@ impl Default for PlayoutConfig {
             ladder_in_shapes: true,
             self_atari_reading: true,
             shortage_self_atari: true,
-            nakade_prob: 0.0,
         }
     }
 }
@@ -248,13 +240,6 @@ pub(crate) fn choose_move<R: Rng>(
                 tactical_replies(b, c, l, cfg, &mut cands);
                 if let Some(p) = cands.pick(rng) {
                     return Some(p);
-                }
-            }
-            if cfg.nakade_prob > 0.0 && chance(rng, cfg.nakade_prob) {
-                if let Some(p) = tactics::nakade_vital_point(b, l) {
-                    if playable(b, c, p) {
-                        return Some(p);
-                    }
                 }
             }
             if let Some(p) = local_reply(b, c, l, cfg, rng) {
