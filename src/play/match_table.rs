@@ -48,8 +48,9 @@ pub struct MatchConfig {
 impl MatchConfig {
     /// The settings that decide a match's games, as one line: a match
     /// resumes in an `--out` directory only when its table has the same.
-    /// The opponent's clock is in it only where it differs from Kosumi's
-    /// (so a table written before it was there still resumes without one).
+    /// The opponent's own clock is in it only when one was given
+    /// (`--opponent-clock`), so a table written before it was there still
+    /// resumes.
     pub fn settings(&self) -> String {
         let g = &self.game;
         let opponent_clock = self
