@@ -198,10 +198,11 @@ fn time_settings_and_time_left_are_sent_as_asked() {
     }
 }
 
-/// A player that takes 2 s of the manual clock a move and notes the clock
-/// it was given.
+/// A player that takes `per_move` seconds of the manual clock a move and
+/// notes the clock it was given.
 struct Noting {
     time: Arc<ManualTime>,
+    per_move: f64,
     seen: Arc<Mutex<Vec<ClockState>>>,
 }
 
@@ -211,7 +212,7 @@ impl Player for Noting {
     }
     fn genmove(&mut self, req: &GenmoveRequest<'_>) -> Decision {
         self.seen.lock().unwrap().push(req.clock.of(req.color));
-        self.time.advance(2.0);
+        self.time.advance(self.per_move);
         let m = sensible_moves(req.game, req.color);
         Decision::Play(m.first().map_or(Move::Pass, |&p| Move::Play(p)))
     }
@@ -225,6 +226,7 @@ fn our_player_keeps_its_own_clock_and_takes_time_left() {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let player = Noting {
             time: time.clone(),
+            per_move: 2.0,
             seen: seen.clone(),
         };
         let src: Arc<dyn TimeSource> = time.clone();
@@ -244,6 +246,33 @@ fn our_player_keeps_its_own_clock_and_takes_time_left() {
         }
         assert_eq!(me.clock().of(Color::Black).seconds, seconds[3] - 2.5);
     }
+}
+
+#[test]
+fn our_player_is_told_whole_seconds_as_an_engine_over_gtp() {
+    // 2.25 s a move: the referee's clock reads 57.75, 55.5 and 53.25;
+    // `time_left` over GTP says 57, 55 and 53, and so must the in-process
+    // side's, or it thinks on the fraction its opponent never sees.
+    let stop = AtomicBool::new(false);
+    let time = Arc::new(ManualTime::new());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let player = Noting {
+        time: time.clone(),
+        per_move: 2.25,
+        seen: seen.clone(),
+    };
+    let src: Arc<dyn TimeSource> = time.clone();
+    let mut me = LocalContestant::new(Box::new(player), "noting".into()).with_clock(0.5, src);
+    let (mut opp, _) = timed(&time, 1.0);
+    let mut cfg = config("60", true);
+    cfg.max_moves = 8;
+    cfg.cleanup = false;
+    play_game_timed(&cfg, &mut me, &mut opp, None, &stop, &*time);
+    let seconds: Vec<f64> = seen.lock().unwrap().iter().map(|s| s.seconds).collect();
+    assert_eq!(seconds, [60.0, 57.0, 55.0, 53.0]);
+    // Its own clock after the last move: the whole seconds it was told,
+    // less the move and the lag.
+    assert_eq!(me.clock().of(Color::Black).seconds, 53.0 - 2.75);
 }
 
 /// A GTP engine in sh that answers `pass` at once, except that its second

@@ -126,7 +126,8 @@ pub const FLAG_GRACE: Duration = Duration::from_secs(1);
 
 /// One of our players as a contestant. It keeps its own clock as the GTP
 /// engine does: reset by the time settings, charged after each move with
-/// the move's time plus the lag, corrected by `time_left`.
+/// the move's time plus the lag, corrected by `time_left` (in whole
+/// seconds, as over GTP).
 pub struct LocalContestant {
     player: Box<dyn Player>,
     clock: Clock,
@@ -178,8 +179,11 @@ impl Contestant for LocalContestant {
         Ok(())
     }
 
+    /// Whole seconds, rounded down, as [`GtpContestant`] tells an outside
+    /// engine, so both sides of a match read the same clock.
     fn time_left(&mut self, color: Color, st: ClockState, _stop: &AtomicBool) -> Result<(), Fault> {
-        self.clock.set_time_left(color, st.seconds, st.count);
+        self.clock
+            .set_time_left(color, st.seconds.max(0.0).floor(), st.count);
         Ok(())
     }
 
