@@ -174,6 +174,13 @@ pub const KNOBS: &[Knob] = &[
         apply: |c, v| c.playout_target = number(v),
         get: |c| Value::Number(c.playout_target),
     },
+    Knob {
+        key: "clear_ratio",
+        help: "the best move is clear (stop at the target) with this many times the visits of the second",
+        range: Range::Number(1.0, 100.0),
+        apply: |c, v| c.clear_ratio = number(v),
+        get: |c| Value::Number(c.clear_ratio),
+    },
     // Priors.
     Knob {
         key: "prior_visits",
