@@ -218,25 +218,34 @@ impl Player for Noting {
     }
 }
 
+/// Four moves of a `Noting` player (Black, `per_move` seconds each, 0.5 s
+/// of lag) on a 60 s clock against a 1 s-a-move opponent, with or without
+/// `time_left`: the clock it was given before each move, and its own
+/// clock after the last.
+fn noting_game(per_move: f64, send: bool) -> (Vec<f64>, f64) {
+    let stop = AtomicBool::new(false);
+    let time = Arc::new(ManualTime::new());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let player = Noting {
+        time: time.clone(),
+        per_move,
+        seen: seen.clone(),
+    };
+    let src: Arc<dyn TimeSource> = time.clone();
+    let mut me = LocalContestant::new(Box::new(player), "noting".into()).with_clock(0.5, src);
+    let (mut opp, _) = timed(&time, 1.0);
+    let mut cfg = config("60", send);
+    cfg.max_moves = 8;
+    cfg.cleanup = false;
+    play_game_timed(&cfg, &mut me, &mut opp, None, &stop, &*time);
+    let seconds: Vec<f64> = seen.lock().unwrap().iter().map(|s| s.seconds).collect();
+    (seconds, me.clock().of(Color::Black).seconds)
+}
+
 #[test]
 fn our_player_keeps_its_own_clock_and_takes_time_left() {
-    let stop = AtomicBool::new(false);
     for send in [false, true] {
-        let time = Arc::new(ManualTime::new());
-        let seen = Arc::new(Mutex::new(Vec::new()));
-        let player = Noting {
-            time: time.clone(),
-            per_move: 2.0,
-            seen: seen.clone(),
-        };
-        let src: Arc<dyn TimeSource> = time.clone();
-        let mut me = LocalContestant::new(Box::new(player), "noting".into()).with_clock(0.5, src);
-        let (mut opp, _) = timed(&time, 1.0);
-        let mut cfg = config("60", send);
-        cfg.max_moves = 8;
-        cfg.cleanup = false;
-        play_game_timed(&cfg, &mut me, &mut opp, None, &stop, &*time);
-        let seconds: Vec<f64> = seen.lock().unwrap().iter().map(|s| s.seconds).collect();
+        let (seconds, own) = noting_game(2.0, send);
         if send {
             // The referee's clock: 2 s a move.
             assert_eq!(seconds, [60.0, 58.0, 56.0, 54.0]);
@@ -244,7 +253,7 @@ fn our_player_keeps_its_own_clock_and_takes_time_left() {
             // Its own: 2 s plus 0.5 s of lag a move.
             assert_eq!(seconds, [60.0, 57.5, 55.0, 52.5]);
         }
-        assert_eq!(me.clock().of(Color::Black).seconds, seconds[3] - 2.5);
+        assert_eq!(own, seconds[3] - 2.5);
     }
 }
 
@@ -253,26 +262,11 @@ fn our_player_is_told_whole_seconds_as_an_engine_over_gtp() {
     // 2.25 s a move: the referee's clock reads 57.75, 55.5 and 53.25;
     // `time_left` over GTP says 57, 55 and 53, and so must the in-process
     // side's, or it thinks on the fraction its opponent never sees.
-    let stop = AtomicBool::new(false);
-    let time = Arc::new(ManualTime::new());
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let player = Noting {
-        time: time.clone(),
-        per_move: 2.25,
-        seen: seen.clone(),
-    };
-    let src: Arc<dyn TimeSource> = time.clone();
-    let mut me = LocalContestant::new(Box::new(player), "noting".into()).with_clock(0.5, src);
-    let (mut opp, _) = timed(&time, 1.0);
-    let mut cfg = config("60", true);
-    cfg.max_moves = 8;
-    cfg.cleanup = false;
-    play_game_timed(&cfg, &mut me, &mut opp, None, &stop, &*time);
-    let seconds: Vec<f64> = seen.lock().unwrap().iter().map(|s| s.seconds).collect();
+    let (seconds, own) = noting_game(2.25, true);
     assert_eq!(seconds, [60.0, 57.0, 55.0, 53.0]);
     // Its own clock after the last move: the whole seconds it was told,
     // less the move and the lag.
-    assert_eq!(me.clock().of(Color::Black).seconds, 53.0 - 2.75);
+    assert_eq!(own, 53.0 - 2.75);
 }
 
 /// A GTP engine in sh that answers `pass` at once, except that its second
