@@ -31,7 +31,7 @@ use crate::zobrist::{SituationHash, StoneHash};
 use fxhash::FxHashSet;
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::*};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -96,6 +96,10 @@ pub(crate) struct Search<'a> {
     /// The AMAF distance weight for this board
     /// ([`SearchConfig::amaf_distance_for`]).
     amaf_distance: u32,
+    /// More than one thread updates the tree: statistics are added with
+    /// atomic read-modify-writes. With one thread a plain load and store
+    /// adds the same (see [`add_u32`]).
+    shared: bool,
     history: FxHashSet<u64>,
     last: Option<Point>,
     last2: Option<Point>,
@@ -194,6 +198,7 @@ impl<'a> Search<'a> {
                 .then(|| territory_shift(game.board())),
             rave_equiv: cfg.rave_equiv_for(game.size()),
             amaf_distance: cfg.amaf_distance_for(game.size()),
+            shared: threads > 1,
             history,
             last: pt(1),
             last2: pt(2),
@@ -429,7 +434,7 @@ impl<'a> Search<'a> {
         w.keys.clear();
         w.first_play.fill(0);
         // The visits of the current node with this descent's.
-        let mut arrived = tree.root().visits.fetch_add(1, Relaxed) + 1;
+        let mut arrived = add_u32_get(&tree.root().visits, 1, self.shared);
         let (mut last, mut last2) = (self.last, self.last2);
         let mut passes = self.root_passes;
         let mut shift = self.root_shift;
@@ -471,7 +476,7 @@ impl<'a> Search<'a> {
                 break;
             };
             let cn = tree.node(child);
-            arrived = cn.visits.fetch_add(1, Relaxed) + 1;
+            arrived = add_u32_get(&cn.visits, 1, self.shared);
             w.path.push(child);
             match cn.mv() {
                 Move::Pass => {
@@ -533,16 +538,18 @@ impl<'a> Search<'a> {
             }
         };
         let opp = self.color.opponent();
+        let shared = self.shared;
         for (d, &ni) in w.path.iter().enumerate() {
             let n = tree.node(ni);
-            tree.score(ni).add(end.margin);
+            tree.score(ni).add(end.margin, shared);
             if d > 0 {
                 let mover = if d % 2 == 1 { self.color } else { opp };
-                n.wins2.fetch_add(win2(mover), Relaxed);
+                add_u32(&n.wins2, win2(mover), shared);
             }
             let to_move = if d % 2 == 0 { self.color } else { opp };
             let code = to_move as u16;
             let w2 = win2(to_move);
+            let weights = AmafWeights::new(self.amaf_distance, d, moves);
             for (_, cn) in tree.child_nodes(ni) {
                 let mv = cn.mv.load(Relaxed);
                 if mv == PASS {
@@ -550,9 +557,9 @@ impl<'a> Search<'a> {
                 }
                 let entry = w.first_play[mv as usize];
                 if entry & 3 == code {
-                    let weight = amaf_weight(self.amaf_distance, d, usize::from(entry >> 2), moves);
-                    cn.amaf_visits.fetch_add(weight, Relaxed);
-                    cn.amaf_wins2.fetch_add(w2 * weight, Relaxed);
+                    let weight = weights.of(usize::from(entry >> 2));
+                    add_u32(&cn.amaf_visits, weight, shared);
+                    add_u32(&cn.amaf_wins2, w2 * weight, shared);
                 }
             }
         }
@@ -569,6 +576,7 @@ impl<'a> Search<'a> {
         let tree = self.tree;
         let parent = tree.node(ni).visits() as f64;
         let explore = uct_numerator(self.cfg.uct_c, parent);
+        let inv_equiv = 1.0 / self.rave_equiv;
         let su = self.cfg.score_utility;
         // With a score utility: the mover's sign and the parent's mean
         // margin, which a child without playouts takes as its own.
@@ -604,7 +612,7 @@ impl<'a> Search<'a> {
                 pw as f64,
                 n.amaf_visits.load(Relaxed) as f64,
                 n.amaf_wins2.load(Relaxed) as f64 / 2.0,
-                self.rave_equiv,
+                inv_equiv,
                 explore,
             );
             if su > 0.0 {
@@ -837,12 +845,85 @@ fn score_utility(lead: f64, size: usize) -> f64 {
     lead / (size as f64 + lead.abs())
 }
 
+/// Adds `v` to `a`: an atomic read-modify-write when other threads may
+/// add at the same time (`shared`), otherwise a plain load and store,
+/// which gives the same sum without the locked instruction (the search's
+/// one-thread backups spent about a twentieth of their time in them).
+#[inline(always)]
+pub(crate) fn add_u32(a: &AtomicU32, v: u32, shared: bool) {
+    if shared {
+        a.fetch_add(v, Relaxed);
+    } else {
+        a.store(a.load(Relaxed).wrapping_add(v), Relaxed);
+    }
+}
+
+/// [`add_u32`], returning the new value.
+#[inline(always)]
+fn add_u32_get(a: &AtomicU32, v: u32, shared: bool) -> u32 {
+    if shared {
+        a.fetch_add(v, Relaxed).wrapping_add(v)
+    } else {
+        let x = a.load(Relaxed).wrapping_add(v);
+        a.store(x, Relaxed);
+        x
+    }
+}
+
+/// [`amaf_weight`] for the children of one node, with the division by the
+/// span done as a multiplication by a reciprocal, exact for every span and
+/// move index a simulation can have (checked against [`amaf_weight`] by
+/// a test over the whole range).
+#[derive(Copy, Clone, Debug)]
+struct AmafWeights {
+    /// `distance - 1`, 0 when distance weighting is off.
+    k1: u64,
+    depth: usize,
+    moves: usize,
+    /// `moves - depth`.
+    span: u64,
+    /// `2^40 / span + 1`.
+    recip: u64,
+}
+
+impl AmafWeights {
+    fn new(distance: u32, depth: usize, moves: usize) -> AmafWeights {
+        let span = moves.saturating_sub(depth).max(1) as u64;
+        AmafWeights {
+            k1: u64::from(distance.max(1) - 1),
+            depth,
+            moves,
+            span,
+            recip: (1u64 << 40) / span + 1,
+        }
+    }
+
+    /// The weight of a sample first played as move `t`.
+    #[inline]
+    fn of(&self, t: usize) -> u32 {
+        if self.k1 == 0 || t < self.depth || self.moves <= self.depth {
+            return 1;
+        }
+        let left = self.moves.saturating_sub(t).min(self.moves - self.depth) as u64;
+        let num = self.k1 * left;
+        // Exact while `num < 2^20` and `span < 2^14` (the error of the
+        // reciprocal stays below `2^-20 < 1 / span`); beyond, divide.
+        let q = if num < 1 << 20 && self.span < 1 << 14 {
+            (num * self.recip) >> 40
+        } else {
+            num / self.span
+        };
+        1 + q as u32
+    }
+}
+
 /// The weight of a child's AMAF sample at a node at depth `depth` (whose
 /// children are move `depth` of the simulation) when the child's point
 /// was first played, by the node's side, as move `t` of a simulation of
 /// `moves` moves: with `distance` K above 1, K for move `depth` falling
 /// linearly towards 1 for the last move; 1 for a move before `depth`, and
 /// always 1 with K = 1 ([`SearchConfig::amaf_distance`]).
+#[cfg(test)]
 fn amaf_weight(distance: u32, depth: usize, t: usize, moves: usize) -> u32 {
     if distance <= 1 || t < depth || moves <= depth {
         return 1;
@@ -871,6 +952,38 @@ mod tests {
         assert_eq!(amaf_weight(4, 5, 5, 5), 1);
         // A capped move index past the end counts once.
         assert_eq!(amaf_weight(4, 0, 20, 10), 1);
+    }
+
+    /// The reciprocal form gives the divided weight for every distance,
+    /// depth, move index and simulation length a search can meet (the
+    /// lengths past the 9x9 cap sampled, and past a 19x19 one).
+    #[test]
+    fn amaf_weights_by_reciprocal_equal_the_divided_ones() {
+        for distance in [1, 2, 4, 8, 64] {
+            for moves in (0..300).chain([1082, 1083, 4000, 16383, 16384]) {
+                for depth in [0, 1, 2, 5, 17, 60, 299] {
+                    let w = AmafWeights::new(distance, depth, moves);
+                    for t in (0..moves + 3).step_by(1 + moves / 400) {
+                        assert_eq!(
+                            w.of(t),
+                            amaf_weight(distance, depth, t, moves),
+                            "distance {distance} depth {depth} t {t} moves {moves}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// With one thread the plain add gives the atomic add's sums.
+    #[test]
+    fn plain_and_atomic_adds_agree() {
+        let (a, b) = (AtomicU32::new(7), AtomicU32::new(7));
+        for v in [0, 1, 5, u32::MAX - 3] {
+            add_u32(&a, v, false);
+            add_u32(&b, v, true);
+            assert_eq!(a.load(Relaxed), b.load(Relaxed));
+        }
     }
 
     /// The threads' accumulators sit in one vector: each must start a
