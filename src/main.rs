@@ -188,9 +188,6 @@ enum Command {
     /// The neural network: `nn export` writes training positions, `nn
     /// eval` measures move prediction on the held-out records.
     Nn(kosumi::nn::cli::NnArgs),
-    /// The opening book: `book build` searches the first plies from the
-    /// empty board and writes the book.
-    Book(kosumi::mcts::book::BookArgs),
 }
 
 fn run_patterns(action: PatternsAction) -> ExitCode {
@@ -771,7 +768,6 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Nn(a)) => kosumi::nn::cli::run(a),
-        Some(Command::Book(a)) => kosumi::mcts::book::run(a),
         None => run_gtp(cli.gtp),
     }
 }

@@ -112,58 +112,6 @@ fn regress_refuses_each_bad_setting() {
     }
 }
 
-#[test]
-fn book_build_refuses_each_bad_setting() {
-    let out = std::env::temp_dir().join(format!("kosumi-book-settings-{}.tsv", std::process::id()));
-    let out = out.to_str().unwrap();
-    for (opt, bad) in [
-        ("--size", "1"),
-        ("--size", "26"),
-        ("--komi", "NaN"),
-        ("--branching", "0"),
-        ("--branching", "3,x"),
-        ("--branching", "51"),
-        ("--min-share", "-0.1"),
-        ("--min-share", "2"),
-        ("--jobs", "0"),
-        ("--playouts", "0"),
-        ("--threads", "0"),
-    ] {
-        refused(
-            &["book", "build", "--out", out, &format!("{opt}={bad}")],
-            opt,
-        );
-    }
-    // More plies than a book may have: refused before any search.
-    let many = vec!["1"; 13].join(",");
-    let res = kosumi()
-        .args(["book", "build", "--out", out, "--branching", &many])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert_eq!(res.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&res.stderr).contains("--branching"));
-    assert!(
-        !std::path::Path::new(out).exists(),
-        "a refused build wrote its --out"
-    );
-    // An --out that cannot be written fails before the searches.
-    let res = kosumi()
-        .args([
-            "book",
-            "build",
-            "--out",
-            "/nonexistent-dir/book.tsv",
-            "--playouts",
-            "1000",
-        ])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert_eq!(res.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&res.stderr).contains("/nonexistent-dir/book.tsv.part"));
-}
-
 /// The hidden tuning option `--set KEY=VALUE` is checked like the others
 /// on every command that builds our search.
 #[test]

@@ -1,5 +1,5 @@
 //! [`SearchConfig`]: every setting of the search, grouped by concern
-//! (limits, tree and RAVE, priors, opening, playout, time manager, end of game,
+//! (limits, tree and RAVE, priors, playout, time manager, end of game,
 //! dynamic komi), each with its default in [`SearchConfig::default`].
 //! The command line reaches them through [`super::args::SearchArgs`] and
 //! the knob table of [`super::tune`].
@@ -87,11 +87,6 @@ pub struct SearchConfig {
     /// a neutral start, since passing is right once every point left is
     /// dame or one's own.
     pub prior_pass_territory: [f32; 2],
-
-    // --- Opening ---
-    /// Play the built-in opening book's move where it holds the position
-    /// ([`super::book`]) instead of searching.
-    pub book: bool,
 
     // --- Playout ---
     /// The playout policy.
@@ -198,7 +193,6 @@ impl Default for SearchConfig {
             nn: NnPriorConfig::default(),
             prior_pass: [10.0, 1.0],
             prior_pass_territory: [10.0, 5.0],
-            book: false,
             playout: PlayoutConfig::default(),
             lag_margin: crate::player::DEFAULT_LAG,
             max_move_time: 60.0,

@@ -24,8 +24,6 @@
 //! - this file: [`MctsPlayer`], the player's decisions (pass, resign,
 //!   clean-up).
 //! - [`bench`]: the search benchmark and its middle-game positions.
-//! - [`book`]: the opening book (knob `book`): positions of the first
-//!   moves with the move Kosumi's own long search chose, and its builder.
 //!
 //! Selection is UCT with RAVE (AMAF) in the form of Gelly and Silver: a
 //! child's value mixes its real win rate, smoothed by prior virtual visits,
@@ -44,7 +42,6 @@
 
 pub mod args;
 pub mod bench;
-pub mod book;
 pub mod config;
 pub mod nn_prior;
 pub mod prior;
@@ -411,17 +408,6 @@ impl MctsPlayer {
     ) -> Decision {
         let game = req.game;
         let color = req.color;
-        if self.cfg.book && !req.cleanup && filter.is_empty() {
-            if let Some(hit) = book::Book::builtin_lookup(game, color) {
-                let a = hit.analysis(color);
-                if let Some(f) = on_update {
-                    f(&a);
-                }
-                self.last = Some(a);
-                self.low_streak = 0;
-                return Decision::Play(hit.mv);
-            }
-        }
         let limits = self.limits_for(req);
         let a = self.search(game, color, limits, req.stop, interval, filter, on_update);
         if req.cleanup {

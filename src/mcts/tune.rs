@@ -204,13 +204,6 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Flag(c.prune_ladders),
     },
     Knob {
-        key: "book",
-        help: "play the built-in opening book's move where it holds the position",
-        range: Range::YesNo,
-        apply: |c, v| c.book = flag(v),
-        get: |c| Value::Flag(c.book),
-    },
-    Knob {
         key: "prior_hand",
         help: "pattern priors: keep the hand priors beside them",
         range: Range::YesNo,
