@@ -847,10 +847,9 @@ fn score_utility(lead: f64, size: usize) -> f64 {
 
 /// Adds `v` to `a`: an atomic read-modify-write when other threads may
 /// add at the same time (`shared`), otherwise a plain load and store,
-/// which gives the same sum without the locked instruction (the search's
-/// one-thread backups spent about a twentieth of their time in them).
+/// which gives the same sum without a locked instruction.
 #[inline(always)]
-pub(crate) fn add_u32(a: &AtomicU32, v: u32, shared: bool) {
+fn add_u32(a: &AtomicU32, v: u32, shared: bool) {
     if shared {
         a.fetch_add(v, Relaxed);
     } else {
