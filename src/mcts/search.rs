@@ -91,8 +91,9 @@ pub(crate) struct Search<'a> {
     /// at the root ([`territory_shift`]); each stone the descent adds moves
     /// it by one more. See [`Search::iterate`].
     root_shift: Option<i32>,
-    /// The RAVE equivalence for this board ([`SearchConfig::rave_equiv_for`]).
-    rave_equiv: f64,
+    /// One over the RAVE equivalence for this board
+    /// ([`SearchConfig::rave_equiv_for`]), as [`rave_value`] takes it.
+    inv_rave_equiv: f64,
     /// The AMAF distance weight for this board
     /// ([`SearchConfig::amaf_distance_for`]).
     amaf_distance: u32,
@@ -196,7 +197,7 @@ impl<'a> Search<'a> {
             nn_nanos: AtomicU64::new(0),
             root_shift: (game.rules().scoring == Scoring::Territory)
                 .then(|| territory_shift(game.board())),
-            rave_equiv: cfg.rave_equiv_for(game.size()),
+            inv_rave_equiv: 1.0 / cfg.rave_equiv_for(game.size()),
             amaf_distance: cfg.amaf_distance_for(game.size()),
             shared: threads > 1,
             history,
@@ -434,7 +435,7 @@ impl<'a> Search<'a> {
         w.keys.clear();
         w.first_play.fill(0);
         // The visits of the current node with this descent's.
-        let mut arrived = add_u32_get(&tree.root().visits, 1, self.shared);
+        let mut arrived = add_u32(&tree.root().visits, 1, self.shared);
         let (mut last, mut last2) = (self.last, self.last2);
         let mut passes = self.root_passes;
         let mut shift = self.root_shift;
@@ -476,7 +477,7 @@ impl<'a> Search<'a> {
                 break;
             };
             let cn = tree.node(child);
-            arrived = add_u32_get(&cn.visits, 1, self.shared);
+            arrived = add_u32(&cn.visits, 1, self.shared);
             w.path.push(child);
             match cn.mv() {
                 Move::Pass => {
@@ -576,7 +577,6 @@ impl<'a> Search<'a> {
         let tree = self.tree;
         let parent = tree.node(ni).visits() as f64;
         let explore = uct_numerator(self.cfg.uct_c, parent);
-        let inv_equiv = 1.0 / self.rave_equiv;
         let su = self.cfg.score_utility;
         // With a score utility: the mover's sign and the parent's mean
         // margin, which a child without playouts takes as its own.
@@ -612,7 +612,7 @@ impl<'a> Search<'a> {
                 pw as f64,
                 n.amaf_visits.load(Relaxed) as f64,
                 n.amaf_wins2.load(Relaxed) as f64 / 2.0,
-                inv_equiv,
+                self.inv_rave_equiv,
                 explore,
             );
             if su > 0.0 {
@@ -845,21 +845,12 @@ fn score_utility(lead: f64, size: usize) -> f64 {
     lead / (size as f64 + lead.abs())
 }
 
-/// Adds `v` to `a`: an atomic read-modify-write when other threads may
-/// add at the same time (`shared`), otherwise a plain load and store,
-/// which gives the same sum without a locked instruction.
+/// Adds `v` to `a` and returns the new value: an atomic read-modify-write
+/// when other threads may add at the same time (`shared`), otherwise a
+/// plain load and store, which gives the same sum without a locked
+/// instruction.
 #[inline(always)]
-fn add_u32(a: &AtomicU32, v: u32, shared: bool) {
-    if shared {
-        a.fetch_add(v, Relaxed);
-    } else {
-        a.store(a.load(Relaxed).wrapping_add(v), Relaxed);
-    }
-}
-
-/// [`add_u32`], returning the new value.
-#[inline(always)]
-fn add_u32_get(a: &AtomicU32, v: u32, shared: bool) -> u32 {
+fn add_u32(a: &AtomicU32, v: u32, shared: bool) -> u32 {
     if shared {
         a.fetch_add(v, Relaxed).wrapping_add(v)
     } else {
@@ -881,7 +872,7 @@ struct AmafWeights {
     moves: usize,
     /// `moves - depth`.
     span: u64,
-    /// `2^40 / span + 1`.
+    /// `2^40 / span + 1` (0 when distance weighting is off).
     recip: u64,
 }
 
@@ -893,7 +884,12 @@ impl AmafWeights {
             depth,
             moves,
             span,
-            recip: (1u64 << 40) / span + 1,
+            // Only distance weighting reads it (off on boards above 9x9).
+            recip: if distance > 1 {
+                (1u64 << 40) / span + 1
+            } else {
+                0
+            },
         }
     }
 
