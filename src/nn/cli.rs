@@ -77,6 +77,10 @@ pub struct EvalArgs {
     /// (default: the one built in).
     #[arg(long)]
     pub table: Option<PathBuf>,
+    /// Evaluate each position under this many of the board's 8
+    /// symmetries (1 to 8) and average the move probabilities.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub symmetries: u8,
 }
 
 fn load_table(path: Option<&Path>) -> Result<PatternTable, String> {
@@ -158,8 +162,16 @@ fn run_eval(a: EvalArgs) -> Result<(), String> {
     let net = Network::load(&a.weights).map_err(|e| e.to_string())?;
     let table = load_table(a.table.as_deref())?;
     let mut log = |s: &str| eprintln!("{s}");
-    let r = eval_command(&a.games, a.holdout, a.split, &net, &table, &mut log)
-        .map_err(|e| e.to_string())?;
+    let r = eval_command(
+        &a.games,
+        a.holdout,
+        a.split,
+        &net,
+        &table,
+        usize::from(a.symmetries),
+        &mut log,
+    )
+    .map_err(|e| e.to_string())?;
     print!("{}", eval_text(&r));
     Ok(())
 }

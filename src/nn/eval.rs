@@ -10,7 +10,10 @@
 
 use super::export::Split;
 use super::net::{Evaluator, Network};
-use super::planes::{planes, point_index, NnPosition, PlaneScratch, BASE_PLANES};
+use super::planes::{
+    planes, point_index, symmetric_planes, symmetry_index, NnPosition, PlaneScratch, BASE_PLANES,
+    SYMMETRIES,
+};
 use super::NnError;
 use crate::patterns::{candidate_points, load_all, sgf_files, top_k_share, PatternTable, Record};
 use crate::point::Move;
@@ -42,7 +45,10 @@ pub fn wants_pattern_plane(net: &Network) -> bool {
 }
 
 /// Measures `net` on `records` (the pattern plane from `table` when the
-/// network reads one).
+/// network reads one). With `symmetries` over 1 the network sees each
+/// position under the first that many [`SYMMETRIES`] and the move's
+/// probability is the mean of their softmaxes (1: the position as it
+/// stands, its logits alone).
 ///
 /// # Errors
 /// [`NnError::Format`] when the network's planes are neither
@@ -51,7 +57,9 @@ pub fn evaluate(
     records: &[Record],
     net: &Network,
     table: &PatternTable,
+    symmetries: usize,
 ) -> Result<NnEvalResult, NnError> {
+    let k = symmetries.clamp(1, SYMMETRIES);
     let pattern = wants_pattern_plane(net);
     if net.shape.planes != BASE_PLANES && !pattern {
         return Err(NnError::Format(format!(
@@ -66,15 +74,18 @@ pub fn evaluate(
     let mut logits = Vec::new();
     let mut scratch = PlaneScratch::default();
     let mut cand: Vec<(usize, f32)> = Vec::new();
+    let mut batch = Vec::new();
+    let mut probs: Vec<f64> = Vec::new();
     for r in records {
         let n = r.size();
         let area = n * n;
         let ev = evaluators
             .entry(n)
-            .or_insert_with(|| Evaluator::new(net, n, 1));
+            .or_insert_with(|| Evaluator::new(net, n, k));
         let stats = out.entry(n).or_default();
         input.resize(net.shape.planes * area, 0.0);
-        logits.resize(area + 1, 0.0);
+        logits.resize(k * (area + 1), 0.0);
+        batch.resize(k * net.shape.planes * area, 0.0);
         let mut g = r.start.clone();
         let mut history: Vec<Move> = Vec::with_capacity(r.moves.len());
         for (i, m) in r.moves.iter().enumerate() {
@@ -99,19 +110,37 @@ pub fn evaluate(
             }
             if let Some(w) = winner {
                 planes(&pos, pattern.then_some(table), &mut scratch, &mut input);
-                ev.evaluate(net, &input, 1, &mut logits, None);
-                cand.extend(points.iter().map(|&k| (k, logits[k])));
-                cand.push((area, logits[area]));
-                let lw = logits[w];
-                let max = cand.iter().map(|c| c.1).fold(f32::NEG_INFINITY, f32::max);
-                let z: f64 = cand.iter().map(|c| f64::from(c.1 - max).exp()).sum();
-                let greater = cand.iter().filter(|c| c.1 > lw).count();
-                let equal = cand.iter().filter(|c| c.1 == lw).count();
+                let (greater, equal, ll) = if k == 1 {
+                    ev.evaluate(net, &input, 1, &mut logits, None);
+                    cand.extend(points.iter().map(|&k| (k, logits[k])));
+                    cand.push((area, logits[area]));
+                    let lw = logits[w];
+                    let max = cand.iter().map(|c| c.1).fold(f32::NEG_INFINITY, f32::max);
+                    let z: f64 = cand.iter().map(|c| f64::from(c.1 - max).exp()).sum();
+                    let greater = cand.iter().filter(|c| c.1 > lw).count();
+                    let equal = cand.iter().filter(|c| c.1 == lw).count();
+                    (greater, equal, f64::from(lw - max) - z.ln())
+                } else {
+                    let planes_n = net.shape.planes;
+                    for s in 0..k {
+                        let out = &mut batch[s * planes_n * area..(s + 1) * planes_n * area];
+                        symmetric_planes(&input, planes_n, n, s, out);
+                    }
+                    ev.evaluate(net, &batch, k, &mut logits, None);
+                    cand.extend(points.iter().map(|&k| (k, 0.0)));
+                    cand.push((area, 0.0));
+                    mean_softmax(&logits, n, k, &cand, &mut probs);
+                    let at = cand.iter().position(|c| c.0 == w).unwrap_or(0);
+                    let pw = probs[at];
+                    let greater = probs.iter().filter(|&&q| q > pw).count();
+                    let equal = probs.iter().filter(|&&q| q == pw).count();
+                    (greater, equal, pw.ln())
+                };
                 let t1 = top_k_share(greater, equal, 1);
                 stats.positions += 1;
                 stats.top1 += t1;
                 stats.top5 += top_k_share(greater, equal, 5);
-                stats.log_likelihood += f64::from(lw - max) - z.ln();
+                stats.log_likelihood += ll;
                 let phase = match i + 1 {
                     0..=30 => 0,
                     31..=100 => 1,
@@ -129,6 +158,40 @@ pub fn evaluate(
     Ok(out)
 }
 
+/// The mean over `k` symmetries of the softmax over the candidates
+/// `cand` (point indices, `size * size` for the pass) into `probs`:
+/// `logits` holds the `k` evaluations, the one of symmetry `s` seeing the
+/// position under [`symmetry_index`]`(_, size, s)`.
+fn mean_softmax(
+    logits: &[f32],
+    size: usize,
+    k: usize,
+    cand: &[(usize, f32)],
+    probs: &mut Vec<f64>,
+) {
+    let area = size * size;
+    probs.clear();
+    probs.resize(cand.len(), 0.0);
+    for s in 0..k {
+        let l = &logits[s * (area + 1)..(s + 1) * (area + 1)];
+        let at = |i: usize| {
+            if i == area {
+                l[area]
+            } else {
+                l[symmetry_index(i, size, s)]
+            }
+        };
+        let max = cand
+            .iter()
+            .map(|c| at(c.0))
+            .fold(f32::NEG_INFINITY, f32::max);
+        let z: f64 = cand.iter().map(|c| f64::from(at(c.0) - max).exp()).sum();
+        for (q, c) in probs.iter_mut().zip(cand) {
+            *q += f64::from(at(c.0) - max).exp() / z / k as f64;
+        }
+    }
+}
+
 /// Runs `kosumi nn eval`: the files of `split` (the held-out ones by
 /// default, as `patterns eval`), evaluated with `net`.
 ///
@@ -141,6 +204,7 @@ pub fn eval_command(
     split: Split,
     net: &Network,
     table: &PatternTable,
+    symmetries: usize,
     log: &mut dyn FnMut(&str),
 ) -> Result<NnEvalResult, NnError> {
     let files = sgf_files(games).map_err(|e| NnError::Io(e.to_string()))?;
@@ -160,7 +224,7 @@ pub fn eval_command(
             "no game of the split could be read".into(),
         ));
     }
-    evaluate(&records, net, table)
+    evaluate(&records, net, table, symmetries)
 }
 
 /// The evaluation as the text table `patterns eval` prints first (per
@@ -201,7 +265,7 @@ mod tests {
             },
             3,
         );
-        let r = evaluate(&records, &net, PatternTable::builtin()).expect("eval");
+        let r = evaluate(&records, &net, PatternTable::builtin(), 1).expect("eval");
         let p = crate::patterns::evaluate(&records, PatternTable::builtin());
         assert_eq!(r.len(), 1);
         let (size, st) = r.iter().next().expect("one size");
@@ -224,6 +288,63 @@ mod tests {
             },
             1,
         );
-        assert!(evaluate(&records, &wrong, PatternTable::builtin()).is_err());
+        assert!(evaluate(&records, &wrong, PatternTable::builtin(), 1).is_err());
+    }
+
+    /// The records of `fixture` played on an empty board, and the same
+    /// games turned by symmetry `s`.
+    fn turned_records(s: usize) -> (Vec<Record>, Vec<Record>) {
+        use crate::nn::planes::symmetry_index;
+        use crate::point::Point;
+        let path = Path::new("sgf-fixtures/pro/9x9");
+        let files = sgf_files(&[path.to_path_buf()]).expect("fixtures");
+        let (records, _) = load_records(&files[0]);
+        let records: Vec<Record> = records
+            .into_iter()
+            .filter(|r| r.start.board().empty_count() == r.size() * r.size())
+            .collect();
+        assert!(!records.is_empty());
+        let turned = records
+            .iter()
+            .map(|r| {
+                let n = r.size();
+                let mut t = r.clone();
+                for m in &mut t.moves {
+                    if let Move::Play(p) = m.mv {
+                        let i = symmetry_index(point_index(p, n), n, s);
+                        m.mv = Move::Play(Point::new(i % n, i / n));
+                    }
+                }
+                t
+            })
+            .collect();
+        (records, turned)
+    }
+
+    /// Averaged over all eight symmetries a network rates a game and its
+    /// turned copy alike; as it stands (one symmetry) it does not.
+    #[test]
+    fn eight_symmetries_rate_a_turned_game_alike() {
+        let net = Network::random(
+            Shape {
+                planes: BASE_PLANES,
+                blocks: 1,
+                channels: 4,
+                value_hidden: 0,
+            },
+            5,
+        );
+        let (records, turned) = turned_records(3);
+        let t = PatternTable::builtin();
+        let ll = |r: &[Record], k: usize| {
+            let e = evaluate(r, &net, t, k).expect("eval");
+            let st = e.values().next().expect("one size").clone();
+            (st.positions, st.log_likelihood)
+        };
+        let (a, b) = (ll(&records, 8), ll(&turned, 8));
+        assert_eq!(a.0, b.0);
+        assert!((a.1 - b.1).abs() < 1e-6 * a.1.abs(), "{a:?} {b:?}");
+        let (c, d) = (ll(&records, 1), ll(&turned, 1));
+        assert!((c.1 - d.1).abs() > 1e-3, "{c:?} {d:?}");
     }
 }

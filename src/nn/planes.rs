@@ -64,6 +64,45 @@ pub fn point_index(p: Point, size: usize) -> usize {
     p.y() * size + p.x()
 }
 
+/// The symmetries of the square board: the identity and the seven
+/// rotations and reflections ([`symmetry_index`]).
+pub const SYMMETRIES: usize = 8;
+
+/// The index that point index `i` (row by row on a `size` board) moves to
+/// under symmetry `s` (`0..SYMMETRIES`): bit 0 transposes, bit 1 flips
+/// the rows, bit 2 flips the columns; symmetry 0 is the identity.
+#[inline]
+pub fn symmetry_index(i: usize, size: usize, s: usize) -> usize {
+    let (mut x, mut y) = (i % size, i / size);
+    if s & 1 != 0 {
+        std::mem::swap(&mut x, &mut y);
+    }
+    if s & 2 != 0 {
+        y = size - 1 - y;
+    }
+    if s & 4 != 0 {
+        x = size - 1 - x;
+    }
+    y * size + x
+}
+
+/// Writes the `planes` planes of `input` (one position, plane by plane)
+/// into `out` under symmetry `s`: each plane's value at point `i` goes to
+/// [`symmetry_index`]`(i, size, s)`.
+///
+/// # Panics
+/// If a slice is shorter than `planes * size * size`.
+pub fn symmetric_planes(input: &[f32], planes: usize, size: usize, s: usize, out: &mut [f32]) {
+    let area = size * size;
+    for p in 0..planes {
+        let src = &input[p * area..(p + 1) * area];
+        let dst = &mut out[p * area..(p + 1) * area];
+        for (i, &v) in src.iter().enumerate() {
+            dst[symmetry_index(i, size, s)] = v;
+        }
+    }
+}
+
 /// Writes the [`BASE_PLANES`] binary planes of `pos` into `out` (length at
 /// least `BASE_PLANES * size * size`; the rest is left alone).
 ///
@@ -318,6 +357,96 @@ mod tests {
         assert!(ones(&out, 23, n).is_empty());
         // White at (0,0) captures: a legal move, liberties at least 1.
         assert!((11..=14).any(|k| ones(&out, k, n).contains(&(0, 0))));
+    }
+
+    #[test]
+    fn the_symmetries_are_the_eight_maps_of_the_square() {
+        for n in [2, 5, 9, 19] {
+            let mut maps = std::collections::BTreeSet::new();
+            for s in 0..SYMMETRIES {
+                let map: Vec<usize> = (0..n * n).map(|i| symmetry_index(i, n, s)).collect();
+                let mut sorted = map.clone();
+                sorted.sort_unstable();
+                assert_eq!(
+                    sorted,
+                    (0..n * n).collect::<Vec<_>>(),
+                    "a permutation: {n} {s}"
+                );
+                maps.insert(map);
+            }
+            assert_eq!(maps.len(), SYMMETRIES, "distinct on {n}x{n}");
+            assert!((0..n * n).all(|i| symmetry_index(i, n, 0) == i));
+        }
+        // (x, y) = (1, 0) on 5x5: transposed to (0, 1), rows flipped to
+        // (1, 4), columns flipped to (3, 0).
+        assert_eq!(symmetry_index(1, 5, 1), 5);
+        assert_eq!(symmetry_index(1, 5, 2), 21);
+        assert_eq!(symmetry_index(1, 5, 4), 3);
+    }
+
+    /// The planes of a position played out under a symmetry are its
+    /// planes moved by [`symmetric_planes`]: stones, liberties, the
+    /// moves' history and the ko point all follow the board.
+    #[test]
+    fn the_planes_of_a_transformed_position_are_the_transformed_planes() {
+        let n = 7;
+        // Black's capture at (2, 1) ends in a ko that White may not
+        // take back at once.
+        #[rustfmt::skip]
+        let moves: [(usize, usize); 13] = [
+            (5, 5), (4, 6), (3, 4), (4, 4), (1, 0), (2, 0), (0, 1),
+            (3, 1), (1, 2), (2, 2), (6, 3), (1, 1), (2, 1),
+        ];
+        let play = |s: usize| {
+            let mut b = Board::new(n).expect("size");
+            let mut history = Vec::new();
+            let mut c = Color::Black;
+            for &(x, y) in &moves {
+                let i = symmetry_index(y * n + x, n, s);
+                let p = Point::new(i % n, i / n);
+                if b.play(c, p, false).is_ok() {
+                    history.push(Move::Play(p));
+                }
+                c = c.opponent();
+            }
+            (b, history, c)
+        };
+        let (b0, h0, c0) = play(0);
+        assert!(b0.ko().is_some(), "the moves end in a ko");
+        let pos0 = NnPosition {
+            board: &b0,
+            to_move: c0,
+            history: &h0,
+        };
+        let mut p0 = vec![0.0; (BASE_PLANES + 1) * n * n];
+        planes(
+            &pos0,
+            Some(PatternTable::builtin()),
+            &mut PlaneScratch::default(),
+            &mut p0,
+        );
+        for s in 1..SYMMETRIES {
+            let (b, h, c) = play(s);
+            let pos = NnPosition {
+                board: &b,
+                to_move: c,
+                history: &h,
+            };
+            let mut direct = vec![0.0; (BASE_PLANES + 1) * n * n];
+            planes(
+                &pos,
+                Some(PatternTable::builtin()),
+                &mut PlaneScratch::default(),
+                &mut direct,
+            );
+            let mut moved = vec![0.0; (BASE_PLANES + 1) * n * n];
+            symmetric_planes(&p0, BASE_PLANES, n, s, &mut moved);
+            assert_eq!(
+                direct[..BASE_PLANES * n * n],
+                moved[..BASE_PLANES * n * n],
+                "symmetry {s}"
+            );
+        }
     }
 
     #[test]
