@@ -282,6 +282,17 @@ impl NnScratch {
     /// the pass.
     fn logits(&mut self, net: &Network, board: &Board, to_move: Color) -> &[f32] {
         let start = Instant::now();
+        self.input_planes(net, board, to_move);
+        self.ev
+            .evaluate(net, &self.input, 1, &mut self.logits, None);
+        self.evals += 1;
+        self.nanos += start.elapsed().as_nanos() as u64;
+        &self.logits
+    }
+
+    /// The input planes of `board` with `to_move` to move and
+    /// [`NnScratch::history`] behind it into the input buffer.
+    fn input_planes(&mut self, net: &Network, board: &Board, to_move: Color) {
         let pos = NnPosition {
             board,
             to_move,
@@ -289,11 +300,6 @@ impl NnScratch {
         };
         let table = wants_pattern_plane(net).then(PatternTable::builtin);
         planes(&pos, table, &mut self.planes, &mut self.input);
-        self.ev
-            .evaluate(net, &self.input, 1, &mut self.logits, None);
-        self.evals += 1;
-        self.nanos += start.elapsed().as_nanos() as u64;
-        &self.logits
     }
 
     /// The network's shares of `points` (legal, empty): the softmax of
@@ -310,7 +316,12 @@ impl NnScratch {
     ) -> &[f64] {
         let k = k.min(SYMMETRIES);
         if k > 1 {
-            return self.policy_mean(net, board, to_move, points, k);
+            let start = Instant::now();
+            self.input_planes(net, board, to_move);
+            self.policy_mean(net, board.size(), points, k);
+            self.evals += 1;
+            self.nanos += start.elapsed().as_nanos() as u64;
+            return &self.probs;
         }
         let n = board.size();
         self.logits(net, board, to_move);
@@ -337,29 +348,12 @@ impl NnScratch {
         }
         &self.probs
     }
-}
 
-impl NnScratch {
-    /// The `k > 1` case of [`NnScratch::policy`].
-    fn policy_mean(
-        &mut self,
-        net: &Network,
-        board: &Board,
-        to_move: Color,
-        points: &[Point],
-        k: usize,
-    ) -> &[f64] {
-        let start = Instant::now();
-        let n = board.size();
+    /// The shares of the `k > 1` case of [`NnScratch::policy`] into the
+    /// shares' buffer, from the input planes already written.
+    fn policy_mean(&mut self, net: &Network, n: usize, points: &[Point], k: usize) {
         let area = n * n;
         let np = net.shape.planes;
-        let pos = NnPosition {
-            board,
-            to_move,
-            history: &self.history,
-        };
-        let table = wants_pattern_plane(net).then(PatternTable::builtin);
-        planes(&pos, table, &mut self.planes, &mut self.input);
         let (ev, batch, logits) = self.sym.get_or_insert_with(|| {
             (
                 Evaluator::new(net, n, SYMMETRIES),
@@ -402,9 +396,6 @@ impl NnScratch {
             let even = 1.0 / points.len().max(1) as f64;
             probs.iter_mut().for_each(|q| *q = even);
         }
-        self.evals += 1;
-        self.nanos += start.elapsed().as_nanos() as u64;
-        &self.probs
     }
 }
 

@@ -250,21 +250,26 @@ mod tests {
     use crate::patterns::load_records;
     use std::path::Path;
 
-    #[test]
-    fn a_network_measures_every_position_patterns_measures() {
-        let path = Path::new("sgf-fixtures/pro/9x9");
-        let files = sgf_files(&[path.to_path_buf()]).expect("fixtures");
-        let (records, _) = load_records(&files[0]);
-        assert!(!records.is_empty());
-        let net = Network::random(
+    /// A random network of one block of 4 channels.
+    fn small_net(seed: u64) -> Network {
+        Network::random(
             Shape {
                 planes: BASE_PLANES,
                 blocks: 1,
                 channels: 4,
                 value_hidden: 0,
             },
-            3,
-        );
+            seed,
+        )
+    }
+
+    #[test]
+    fn a_network_measures_every_position_patterns_measures() {
+        let path = Path::new("sgf-fixtures/pro/9x9");
+        let files = sgf_files(&[path.to_path_buf()]).expect("fixtures");
+        let (records, _) = load_records(&files[0]);
+        assert!(!records.is_empty());
+        let net = small_net(3);
         let r = evaluate(&records, &net, PatternTable::builtin(), 1).expect("eval");
         let p = crate::patterns::evaluate(&records, PatternTable::builtin());
         assert_eq!(r.len(), 1);
@@ -325,15 +330,7 @@ mod tests {
     /// turned copy alike; as it stands (one symmetry) it does not.
     #[test]
     fn eight_symmetries_rate_a_turned_game_alike() {
-        let net = Network::random(
-            Shape {
-                planes: BASE_PLANES,
-                blocks: 1,
-                channels: 4,
-                value_hidden: 0,
-            },
-            5,
-        );
+        let net = small_net(5);
         let (records, turned) = turned_records(3);
         let t = PatternTable::builtin();
         let ll = |r: &[Record], k: usize| {
