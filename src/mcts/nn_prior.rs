@@ -20,10 +20,7 @@ use crate::board::Board;
 use crate::color::Color;
 use crate::game::Game;
 use crate::nn::eval::wants_pattern_plane;
-use crate::nn::planes::{
-    planes, point_index, symmetric_planes, symmetry_index, NnPosition, PlaneScratch, BASE_PLANES,
-    SYMMETRIES,
-};
+use crate::nn::planes::{planes, point_index, NnPosition, PlaneScratch, BASE_PLANES};
 use crate::nn::{Evaluator, Network};
 use crate::patterns::PatternTable;
 use crate::player::{sensible_moves, Decision, GenmoveRequest, Player};
@@ -216,11 +213,6 @@ pub struct NnPriorConfig {
     /// when it reaches this many (its children's priors are computed
     /// again). The root always gets it.
     pub visits: u32,
-    /// The root's evaluation: the mean of the network's shares under this
-    /// many of the board's symmetries (1: the position as it stands).
-    pub root_symmetries: usize,
-    /// The same for the evaluations below the root.
-    pub symmetries: usize,
 }
 
 impl Default for NnPriorConfig {
@@ -229,8 +221,6 @@ impl Default for NnPriorConfig {
             net: None,
             mix: 0.5,
             visits: 256,
-            root_symmetries: 1,
-            symmetries: 1,
         }
     }
 }
@@ -243,9 +233,6 @@ pub(crate) struct NnScratch {
     logits: Vec<f32>,
     planes: PlaneScratch,
     probs: Vec<f64>,
-    /// For evaluations under several symmetries: an evaluator for a
-    /// batch of [`SYMMETRIES`], the batch's planes and its logits.
-    sym: Option<(Evaluator, Vec<f32>, Vec<f32>)>,
     /// The moves that led to the position, oldest first (only the last
     /// few are read), filled by the caller.
     pub history: Vec<Move>,
@@ -265,7 +252,6 @@ impl NnScratch {
             logits: vec![0.0; area + 1],
             planes: PlaneScratch::default(),
             probs: Vec::with_capacity(area),
-            sym: None,
             history: Vec::with_capacity(16),
             evals: 0,
             nanos: 0,
@@ -282,17 +268,6 @@ impl NnScratch {
     /// the pass.
     fn logits(&mut self, net: &Network, board: &Board, to_move: Color) -> &[f32] {
         let start = Instant::now();
-        self.input_planes(net, board, to_move);
-        self.ev
-            .evaluate(net, &self.input, 1, &mut self.logits, None);
-        self.evals += 1;
-        self.nanos += start.elapsed().as_nanos() as u64;
-        &self.logits
-    }
-
-    /// The input planes of `board` with `to_move` to move and
-    /// [`NnScratch::history`] behind it into the input buffer.
-    fn input_planes(&mut self, net: &Network, board: &Board, to_move: Color) {
         let pos = NnPosition {
             board,
             to_move,
@@ -300,29 +275,22 @@ impl NnScratch {
         };
         let table = wants_pattern_plane(net).then(PatternTable::builtin);
         planes(&pos, table, &mut self.planes, &mut self.input);
+        self.ev
+            .evaluate(net, &self.input, 1, &mut self.logits, None);
+        self.evals += 1;
+        self.nanos += start.elapsed().as_nanos() as u64;
+        &self.logits
     }
 
     /// The network's shares of `points` (legal, empty): the softmax of
-    /// their logits alone, summing to 1; with `k` over 1, the mean of
-    /// those softmaxes under the first `k` of the board's [`SYMMETRIES`]
-    /// (the network sees the position under each).
+    /// their logits alone, summing to 1.
     pub fn policy(
         &mut self,
         net: &Network,
         board: &Board,
         to_move: Color,
         points: &[Point],
-        k: usize,
     ) -> &[f64] {
-        let k = k.min(SYMMETRIES);
-        if k > 1 {
-            let start = Instant::now();
-            self.input_planes(net, board, to_move);
-            self.policy_mean(net, board.size(), points, k);
-            self.evals += 1;
-            self.nanos += start.elapsed().as_nanos() as u64;
-            return &self.probs;
-        }
         let n = board.size();
         self.logits(net, board, to_move);
         let logits = &self.logits;
@@ -348,55 +316,6 @@ impl NnScratch {
         }
         &self.probs
     }
-
-    /// The shares of the `k > 1` case of [`NnScratch::policy`] into the
-    /// shares' buffer, from the input planes already written.
-    fn policy_mean(&mut self, net: &Network, n: usize, points: &[Point], k: usize) {
-        let area = n * n;
-        let np = net.shape.planes;
-        let (ev, batch, logits) = self.sym.get_or_insert_with(|| {
-            (
-                Evaluator::new(net, n, SYMMETRIES),
-                vec![0.0; SYMMETRIES * np * area],
-                vec![0.0; SYMMETRIES * (area + 1)],
-            )
-        });
-        for s in 0..k {
-            symmetric_planes(
-                &self.input,
-                np,
-                n,
-                s,
-                &mut batch[s * np * area..(s + 1) * np * area],
-            );
-        }
-        ev.evaluate(net, batch, k, logits, None);
-        let probs = &mut self.probs;
-        probs.clear();
-        probs.resize(points.len(), 0.0);
-        for s in 0..k {
-            let l = &logits[s * (area + 1)..(s + 1) * (area + 1)];
-            let at = |p: Point| l[symmetry_index(point_index(p, n), n, s)];
-            let max = points
-                .iter()
-                .map(|&p| at(p))
-                .fold(f32::NEG_INFINITY, f32::max);
-            let z: f64 = points.iter().map(|&p| f64::from(at(p) - max).exp()).sum();
-            if !(z > 0.0 && z.is_finite()) {
-                continue;
-            }
-            for (q, &p) in probs.iter_mut().zip(points) {
-                *q += f64::from(at(p) - max).exp() / z;
-            }
-        }
-        let total: f64 = probs.iter().sum();
-        if total > 0.0 && total.is_finite() {
-            probs.iter_mut().for_each(|q| *q /= total);
-        } else {
-            let even = 1.0 / points.len().max(1) as f64;
-            probs.iter_mut().for_each(|q| *q = even);
-        }
-    }
 }
 
 /// One evaluation asked of the prior: the network, the thread's buffers
@@ -408,8 +327,6 @@ pub(crate) struct NnRequest<'a> {
     pub scratch: &'a mut NnScratch,
     /// The network's share `lambda`.
     pub mix: f64,
-    /// The symmetries to average over ([`NnScratch::policy`]).
-    pub symmetries: usize,
 }
 
 impl NnRequest<'_> {
@@ -423,9 +340,7 @@ impl NnRequest<'_> {
         points: &[Point],
         ratings: &mut Vec<f64>,
     ) {
-        let q = self
-            .scratch
-            .policy(self.net, board, to_move, points, self.symmetries);
+        let q = self.scratch.policy(self.net, board, to_move, points);
         if ratings.len() != q.len() {
             ratings.clear();
             ratings.extend_from_slice(q);
@@ -610,7 +525,7 @@ pub(crate) mod tests {
         let b = Board::new(9).expect("size");
         let mut s = NnScratch::new(&net, 9);
         let points: Vec<Point> = b.points().collect();
-        let q = s.policy(&net, &b, Color::Black, &points, 1).to_vec();
+        let q = s.policy(&net, &b, Color::Black, &points).to_vec();
         assert_eq!(s.evals, 1);
         let top = Point::new(0, 0);
         let i = points.iter().position(|&p| p == top).expect("A9");
@@ -620,44 +535,6 @@ pub(crate) mod tests {
             .iter()
             .enumerate()
             .all(|(k, &x)| k == i || x < q[i] / 1000.0));
-    }
-
-    /// Averaged over the eight symmetries, the corner network's choice
-    /// (the top left point of the board it sees) lands on each corner
-    /// twice, so the four corners share the weight evenly; the mean of
-    /// fewer symmetries favours the corners those reach.
-    #[test]
-    fn the_mean_over_the_symmetries_spreads_the_corner_nets_choice() {
-        let net = corner_net();
-        let b = Board::new(9).expect("size");
-        let mut s = NnScratch::new(&net, 9);
-        let points: Vec<Point> = b.points().collect();
-        let share = |q: &[f64], x: usize, y: usize| {
-            q[points
-                .iter()
-                .position(|&p| p == Point::new(x, y))
-                .expect("point")]
-        };
-        let one = s.policy(&net, &b, Color::Black, &points, 1).to_vec();
-        let eight = s.policy(&net, &b, Color::Black, &points, 8).to_vec();
-        assert_eq!(s.evals, 2, "one evaluation each, a batch for the eight");
-        assert!((eight.iter().sum::<f64>() - 1.0).abs() < 1e-9);
-        let corners = [(0, 0), (8, 0), (0, 8), (8, 8)];
-        for &(x, y) in &corners {
-            assert!((share(&eight, x, y) - 0.25).abs() < 1e-3, "{x},{y}");
-        }
-        assert!(share(&one, 0, 0) > 0.9 && share(&one, 8, 8) < 1e-6);
-        // The empty board looks the same under every symmetry, so the
-        // network picks the top left corner of what it sees each time:
-        // the identity and the transpose (0 and 1) both map that to the
-        // top left; 2 (rows flipped) to the bottom left, 3 (transposed,
-        // then rows flipped) to the top right.
-        let two = s.policy(&net, &b, Color::Black, &points, 2).to_vec();
-        assert!(share(&two, 0, 0) > 0.9, "{}", share(&two, 0, 0));
-        let four = s.policy(&net, &b, Color::Black, &points, 4).to_vec();
-        assert!((share(&four, 0, 0) - 0.5).abs() < 1e-3);
-        assert!((share(&four, 0, 8) - 0.25).abs() < 1e-3);
-        assert!((share(&four, 8, 0) - 0.25).abs() < 1e-3);
     }
 
     #[test]
@@ -776,12 +653,7 @@ pub(crate) mod tests {
             amaf_distance: 1,
             ..crate::mcts::SearchConfig::default()
         };
-        cfg.nn = NnPriorConfig {
-            net,
-            mix,
-            visits,
-            ..NnPriorConfig::default()
-        };
+        cfg.nn = NnPriorConfig { net, mix, visits };
         cfg
     }
 
@@ -821,36 +693,6 @@ pub(crate) mod tests {
             assert_eq!(best_prior.0 == a9, with, "{:?}", best_prior.0);
             assert_eq!(most.0 == a9, with, "{:?}", most.0);
         }
-    }
-
-    #[test]
-    fn the_roots_symmetries_reach_its_priors() {
-        let corner = NnNet::new("corner", corner_net()).expect("net");
-        let prior_of = |kids: &[(Move, u32, u32, u32)], x: usize, y: usize| {
-            let c = kids
-                .iter()
-                .find(|c| c.0 == Move::Play(Point::new(x, y)))
-                .expect("child");
-            (f32::from_bits(c.1), f32::from_bits(c.2))
-        };
-        let mut cfg = cfg_with(Some(corner), 1.0, 20);
-        let (one, _) = search_9x9(&cfg, 400);
-        cfg.nn.root_symmetries = 8;
-        let (eight, evals) = search_9x9(&cfg, 400);
-        let (k1, k8) = (root_children(&one), root_children(&eight));
-        // The four corners: one far ahead with a single symmetry, alike
-        // with eight.
-        assert!(prior_of(&k1, 0, 0).1 > prior_of(&k1, 8, 8).1 + 1.0);
-        let a9 = prior_of(&k8, 0, 0);
-        for (x, y) in [(8, 0), (0, 8), (8, 8)] {
-            let p = prior_of(&k8, x, y);
-            assert!(
-                (p.1 - a9.1).abs() < 1e-3 && p.0 == a9.0,
-                "{x},{y}: {p:?} {a9:?}"
-            );
-        }
-        // Nodes below the root were evaluated too (with one symmetry).
-        assert!(evals > 1, "nodes below the root reached the threshold");
     }
 
     #[test]

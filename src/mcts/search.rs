@@ -721,11 +721,6 @@ impl<'a> Search<'a> {
                 net,
                 scratch: s,
                 mix: self.cfg.nn.mix,
-                symmetries: if path.len() == 1 {
-                    self.cfg.nn.root_symmetries
-                } else {
-                    self.cfg.nn.symmetries
-                },
             }
         });
         priors_nn(

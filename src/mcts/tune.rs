@@ -225,20 +225,6 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Whole(c.nn.visits),
     },
     Knob {
-        key: "nn_root_symmetries",
-        help: "with --nn: the root's evaluation averaged over this many of the board's 8 symmetries",
-        range: Range::Whole(1, 8),
-        apply: |c, v| c.nn.root_symmetries = whole(v) as usize,
-        get: |c| Value::Whole(c.nn.root_symmetries as u32),
-    },
-    Knob {
-        key: "nn_symmetries",
-        help: "with --nn: the evaluations below the root averaged over this many of the 8 symmetries",
-        range: Range::Whole(1, 8),
-        apply: |c, v| c.nn.symmetries = whole(v) as usize,
-        get: |c| Value::Whole(c.nn.symmetries as u32),
-    },
-    Knob {
         key: "prior_even",
         help: "hand priors: virtual visits of every move, half of them wins",
         range: Range::Number(0.0, 1e6),
