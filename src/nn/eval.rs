@@ -127,10 +127,9 @@ pub fn evaluate(
                         symmetric_planes(&input, planes_n, n, s, out);
                     }
                     ev.evaluate(net, &batch, k, &mut logits, None);
-                    cand.extend(points.iter().map(|&k| (k, 0.0)));
-                    cand.push((area, 0.0));
-                    mean_softmax(&logits, n, k, &cand, &mut probs);
-                    let at = cand.iter().position(|c| c.0 == w).unwrap_or(0);
+                    mean_softmax(&logits, n, k, &points, &mut probs);
+                    // The pass is the last candidate.
+                    let at = points.iter().position(|&q| q == w).unwrap_or(points.len());
                     let pw = probs[at];
                     let greater = probs.iter().filter(|&&q| q > pw).count();
                     let equal = probs.iter().filter(|&&q| q == pw).count();
@@ -158,36 +157,24 @@ pub fn evaluate(
     Ok(out)
 }
 
-/// The mean over `k` symmetries of the softmax over the candidates
-/// `cand` (point indices, `size * size` for the pass) into `probs`:
-/// `logits` holds the `k` evaluations, the one of symmetry `s` seeing the
-/// position under [`symmetry_index`]`(_, size, s)`.
-fn mean_softmax(
-    logits: &[f32],
-    size: usize,
-    k: usize,
-    cand: &[(usize, f32)],
-    probs: &mut Vec<f64>,
-) {
+/// The mean over `k` symmetries of the softmax over the candidates, the
+/// point indices `points` and then the pass, into `probs` (in that
+/// order): `logits` holds the `k` evaluations, the one of symmetry `s`
+/// seeing the position under [`symmetry_index`]`(_, size, s)`.
+fn mean_softmax(logits: &[f32], size: usize, k: usize, points: &[usize], probs: &mut Vec<f64>) {
     let area = size * size;
     probs.clear();
-    probs.resize(cand.len(), 0.0);
+    probs.resize(points.len() + 1, 0.0);
     for s in 0..k {
         let l = &logits[s * (area + 1)..(s + 1) * (area + 1)];
-        let at = |i: usize| {
-            if i == area {
-                l[area]
-            } else {
-                l[symmetry_index(i, size, s)]
-            }
-        };
-        let max = cand
+        let cand = points
             .iter()
-            .map(|c| at(c.0))
-            .fold(f32::NEG_INFINITY, f32::max);
-        let z: f64 = cand.iter().map(|c| f64::from(at(c.0) - max).exp()).sum();
-        for (q, c) in probs.iter_mut().zip(cand) {
-            *q += f64::from(at(c.0) - max).exp() / z / k as f64;
+            .map(|&i| l[symmetry_index(i, size, s)])
+            .chain(std::iter::once(l[area]));
+        let max = cand.clone().fold(f32::NEG_INFINITY, f32::max);
+        let z: f64 = cand.clone().map(|x| f64::from(x - max).exp()).sum();
+        for (q, x) in probs.iter_mut().zip(cand) {
+            *q += f64::from(x - max).exp() / z / k as f64;
         }
     }
 }

@@ -411,34 +411,26 @@ mod tests {
             }
             (b, history, c)
         };
-        let (b0, h0, c0) = play(0);
-        assert!(b0.ko().is_some(), "the moves end in a ko");
-        let pos0 = NnPosition {
-            board: &b0,
-            to_move: c0,
-            history: &h0,
-        };
-        let mut p0 = vec![0.0; (BASE_PLANES + 1) * n * n];
-        planes(
-            &pos0,
-            Some(PatternTable::builtin()),
-            &mut PlaneScratch::default(),
-            &mut p0,
-        );
-        for s in 1..SYMMETRIES {
-            let (b, h, c) = play(s);
+        let planes_of = |(b, history, to_move): &(Board, Vec<Move>, Color)| {
             let pos = NnPosition {
-                board: &b,
-                to_move: c,
-                history: &h,
+                board: b,
+                to_move: *to_move,
+                history,
             };
-            let mut direct = vec![0.0; (BASE_PLANES + 1) * n * n];
+            let mut out = vec![0.0; (BASE_PLANES + 1) * n * n];
             planes(
                 &pos,
                 Some(PatternTable::builtin()),
                 &mut PlaneScratch::default(),
-                &mut direct,
+                &mut out,
             );
+            out
+        };
+        let first = play(0);
+        assert!(first.0.ko().is_some(), "the moves end in a ko");
+        let p0 = planes_of(&first);
+        for s in 1..SYMMETRIES {
+            let direct = planes_of(&play(s));
             let mut moved = vec![0.0; (BASE_PLANES + 1) * n * n];
             symmetric_planes(&p0, BASE_PLANES, n, s, &mut moved);
             assert_eq!(
