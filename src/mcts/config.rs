@@ -62,6 +62,11 @@ pub struct SearchConfig {
     pub amaf_distance_large: u32,
     /// UCT exploration constant (0: rely on priors and RAVE).
     pub uct_c: f64,
+    /// Weight of a policy exploration term in the tree's selection,
+    /// `puct * policy * sqrt(parent) / (1 + visits)`, the policy being
+    /// the child's share of its node's ratings (the patterns', mixed with
+    /// the network's where it evaluated the node); 0: no term.
+    pub puct: f64,
     /// Weight of the score utility beside the win rate in the tree's
     /// selection (0: the win rate alone); see `search::score_utility`.
     /// 0 for the moves; the short search behind the statuses sets it to
@@ -185,6 +190,7 @@ impl Default for SearchConfig {
             amaf_distance: 4,
             amaf_distance_large: 1,
             uct_c: 0.0,
+            puct: 0.0,
             score_utility: 0.0,
             prior_source: PriorSource::Patterns,
             prior: PriorConfig::default(),

@@ -159,6 +159,10 @@ pub struct Prior {
     pub visits: f32,
     /// Virtual wins among them.
     pub wins: f32,
+    /// The move's share of the ratings of its node's candidates (the
+    /// patterns', mixed with the network's where it evaluated the node),
+    /// 0..=1; 0 without ratings. The search's `puct` term reads it.
+    pub policy: f32,
 }
 
 /// Cheap knowledge about `c` playing the legal empty point `p`, given the
@@ -175,6 +179,7 @@ pub fn hand_prior(
     let mut pr = Prior {
         visits: cfg.prior_even,
         wins: cfg.prior_even / 2.0,
+        policy: 0.0,
     };
     let bonus = |pr: &mut Prior, w: f32| {
         pr.visits += w;
@@ -307,6 +312,7 @@ pub(crate) fn priors_nn(
             Prior {
                 visits: hand.prior_even,
                 wins: hand.prior_even / 2.0,
+                policy: 0.0,
             }
         });
     }
@@ -355,19 +361,23 @@ fn add_pattern_priors(
 
 /// Adds the priors of the candidates' ratings `weights` (non-negative, one
 /// per prior of `out`, on any common scale: gammas or probabilities), in
-/// the form of the module's documentation. Nothing is added when no weight
-/// is positive and finite.
+/// the form of the module's documentation, and sets each prior's
+/// [`Prior::policy`] to its weight's share of their sum (where the sum is
+/// finite). Nothing is added when no weight is positive and finite.
 pub(crate) fn add_rating_priors(weights: &[f64], pat: &PatternPriorConfig, out: &mut [Prior]) {
     let best = weights.iter().fold(0.0f64, |b, &s| b.max(s));
     if best.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) || !best.is_finite() {
         return;
     }
+    let sum: f64 = weights.iter().sum();
+    let inv_sum = if sum.is_finite() { 1.0 / sum } else { 0.0 };
     let e = f64::from(pat.exponent);
     let visits = pat.visits;
     for (pr, &s) in out.iter_mut().zip(weights.iter()) {
         let share = (s / best).powf(e) as f32;
         pr.visits += visits;
         pr.wins += visits * share;
+        pr.policy = (s * inv_sum) as f32;
     }
 }
 
@@ -568,6 +578,7 @@ mod tests {
         let even = Prior {
             visits: 10.0,
             wins: 5.0,
+            policy: 0.0,
         };
         let weights = [64.0, 16.0, 0.0];
         let mut out = vec![even; 3];
@@ -578,6 +589,10 @@ mod tests {
         assert_eq!(out[0].wins, 25.0);
         assert_eq!(out[1].wins, 15.0);
         assert_eq!(out[2].wins, 5.0);
+        // The policy is each weight's share of the sum.
+        assert_eq!(out[0].policy, 0.8);
+        assert_eq!(out[1].policy, 0.2);
+        assert_eq!(out[2].policy, 0.0);
         // No positive weight: nothing added.
         let mut out = vec![even; 2];
         add_rating_priors(&[0.0, 0.0], &PatternPriorConfig::default(), &mut out);

@@ -141,7 +141,7 @@ impl<T> std::ops::Deref for Padded<T> {
 pub(crate) struct ExpandScratch {
     points: Vec<Point>,
     priors: Vec<Prior>,
-    moves: Vec<(u16, f32, f32)>,
+    moves: Vec<(u16, f32, f32, f32)>,
     prior: PriorScratch,
     ladder_pool: Vec<Box<Board>>,
     /// The network's buffers, made on the thread's first evaluation.
@@ -577,6 +577,12 @@ impl<'a> Search<'a> {
         let tree = self.tree;
         let parent = tree.node(ni).visits() as f64;
         let explore = uct_numerator(self.cfg.uct_c, parent);
+        // The policy term's numerator, `puct * sqrt(parent)` (0: none).
+        let policy_explore = if self.cfg.puct > 0.0 {
+            self.cfg.puct * parent.sqrt()
+        } else {
+            0.0
+        };
         let su = self.cfg.score_utility;
         // With a score utility: the mover's sign and the parent's mean
         // margin, which a child without playouts takes as its own.
@@ -615,6 +621,9 @@ impl<'a> Search<'a> {
                 self.inv_rave_equiv,
                 explore,
             );
+            if policy_explore > 0.0 {
+                v += policy_explore * f64::from(n.policy()) / (f64::from(n.visits()) + 1.0);
+            }
             if su > 0.0 {
                 let visits = n.visits();
                 let mean = if visits > 0 {
@@ -687,14 +696,14 @@ impl<'a> Search<'a> {
         let moves = &mut scratch.moves;
         moves.clear();
         for (p, x) in points.iter().zip(pr.iter()) {
-            moves.push((p.index() as u16, x.visits, x.wins));
+            moves.push((p.index() as u16, x.visits, x.wins, x.policy));
         }
         let [pv, pw] = if self.root_shift.is_some() {
             self.cfg.prior_pass_territory
         } else {
             self.cfg.prior_pass
         };
-        moves.push((encode_move(Move::Pass), pv, pw));
+        moves.push((encode_move(Move::Pass), pv, pw, 0.0));
         let Some(first) = self.tree.alloc(moves.len() as u32) else {
             return false;
         };
@@ -778,7 +787,7 @@ impl<'a> Search<'a> {
         for (_, n) in self.tree.child_nodes(ni) {
             if n.mv() != Move::Pass {
                 if let Some(x) = pr.next() {
-                    n.set_prior(x.visits, x.wins);
+                    n.set_prior(x.visits, x.wins, x.policy);
                 }
             }
         }
@@ -1129,6 +1138,64 @@ mod tests {
         let hand = root_prior_rates(PriorSource::Hand);
         assert_eq!(rate(&hand, 2, 3), rate(&hand, 3, 9));
         assert_ne!(rate(&pat, 2, 3), rate(&pat, 3, 9));
+    }
+
+    #[test]
+    fn expansion_gives_the_ratings_policy_shares() {
+        let game = Game::new(9, Rules::default(), crate::komi::Komi::default()).unwrap();
+        let cfg = SearchConfig::default();
+        let tree = Tree::new(4096);
+        let s = black_search(&tree, &cfg, &game);
+        assert!(s.expand(
+            0,
+            game.board(),
+            Color::Black,
+            0,
+            None,
+            None,
+            &[],
+            &[0],
+            false,
+            &mut ExpandScratch::default()
+        ));
+        tree.root().state.store(EXPANDED, Release);
+        let shares: Vec<(Move, f32)> = tree
+            .children(0)
+            .map(|c| (tree.node(c).mv(), tree.node(c).policy()))
+            .collect();
+        assert_eq!(shares.len(), 82);
+        let sum: f32 = shares.iter().map(|&(_, p)| p).sum();
+        assert!((sum - 1.0).abs() < 1e-4, "{sum}");
+        let share = |m: Move| shares.iter().find(|&&(x, _)| x == m).expect("child").1;
+        assert_eq!(share(Move::Pass), 0.0);
+        // The 5-5 point of the empty 9x9 board well above its corner.
+        assert!(share(Move::Play(Point::new(4, 4))) > 4.0 * share(Move::Play(Point::new(0, 0))));
+    }
+
+    #[test]
+    fn the_policy_term_sends_the_descent_to_the_favoured_child() {
+        let game = Game::new(9, Rules::default(), crate::komi::Komi::default()).unwrap();
+        let pick = |puct: f64| {
+            let cfg = SearchConfig {
+                puct,
+                ..SearchConfig::default()
+            };
+            let tree = Tree::new(4096);
+            let s = black_search(&tree, &cfg, &game);
+            // Two children alike but for their policy shares; the first
+            // wins a tie.
+            let first = tree.alloc(2).unwrap();
+            tree.init_children(first, &[(10, 10.0, 5.0, 0.1), (20, 10.0, 5.0, 0.9)]);
+            let root = tree.root();
+            root.first_child.store(first, Relaxed);
+            root.n_children.store(2, Relaxed);
+            root.visits.store(100, Relaxed);
+            root.state.store(EXPANDED, Release);
+            let ch = s.select(0, 0, Color::Black).expect("a child");
+            tree.node(ch).mv.load(Relaxed)
+        };
+        assert_eq!(pick(0.0), 10);
+        assert_eq!(pick(0.5), 20);
     }
 }
 

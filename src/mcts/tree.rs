@@ -64,6 +64,9 @@ pub struct Node {
     pub(crate) prior_visits: AtomicU32,
     /// Prior wins, `f32` bits.
     pub(crate) prior_wins: AtomicU32,
+    /// The move's policy share ([`crate::mcts::prior::Prior::policy`]),
+    /// `f32` bits.
+    pub(crate) policy: AtomicU32,
 }
 
 /// The final scores of the playouts through one node, as Black's margin
@@ -147,6 +150,7 @@ struct NodeData {
     amaf_wins2: u32,
     prior_visits: u32,
     prior_wins: u32,
+    policy: u32,
 }
 
 impl Node {
@@ -175,6 +179,12 @@ impl Node {
         )
     }
 
+    /// The policy share given with the prior.
+    #[inline]
+    pub(crate) fn policy(&self) -> f32 {
+        f32::from_bits(self.policy.load(Relaxed))
+    }
+
     fn snapshot(&self) -> NodeData {
         NodeData {
             mv: self.mv.load(Relaxed),
@@ -187,6 +197,7 @@ impl Node {
             amaf_wins2: self.amaf_wins2.load(Relaxed),
             prior_visits: self.prior_visits.load(Relaxed),
             prior_wins: self.prior_wins.load(Relaxed),
+            policy: self.policy.load(Relaxed),
         }
     }
 
@@ -200,22 +211,26 @@ impl Node {
         self.amaf_wins2.store(d.amaf_wins2, Relaxed);
         self.prior_visits.store(d.prior_visits, Relaxed);
         self.prior_wins.store(d.prior_wins, Relaxed);
+        self.policy.store(d.policy, Relaxed);
         self.state.store(d.state, Release);
     }
 
-    /// Replaces the prior (another thread may read the old visits with
-    /// the new wins meanwhile: a passing blur of one node's value).
-    pub(crate) fn set_prior(&self, prior_visits: f32, prior_wins: f32) {
+    /// Replaces the prior and the policy share (another thread may read
+    /// the old visits with the new wins meanwhile: a passing blur of one
+    /// node's value).
+    pub(crate) fn set_prior(&self, prior_visits: f32, prior_wins: f32, policy: f32) {
         self.prior_visits.store(prior_visits.to_bits(), Relaxed);
         self.prior_wins.store(prior_wins.to_bits(), Relaxed);
+        self.policy.store(policy.to_bits(), Relaxed);
     }
 
-    /// Resets the node for `mv` with the given prior.
-    pub(crate) fn init(&self, mv: u16, prior_visits: f32, prior_wins: f32) {
+    /// Resets the node for `mv` with the given prior and policy share.
+    pub(crate) fn init(&self, mv: u16, prior_visits: f32, prior_wins: f32, policy: f32) {
         self.restore(&NodeData {
             mv,
             prior_visits: prior_visits.to_bits(),
             prior_wins: prior_wins.to_bits(),
+            policy: policy.to_bits(),
             ..NodeData::default()
         });
     }
@@ -285,7 +300,7 @@ impl Tree {
             next: AtomicU32::new(1),
             cap,
         };
-        t.node(0).init(PASS, 0.0, 0.0);
+        t.node(0).init(PASS, 0.0, 0.0, 0.0);
         t.score(0).set(&ScoreData::default());
         t
     }
@@ -314,12 +329,12 @@ impl Tree {
         &chunk[i as usize & (CHUNK - 1)]
     }
 
-    /// Resets node `first + k` for each `(mv, prior visits, prior wins)`,
-    /// with empty score statistics.
-    pub(crate) fn init_children(&self, first: u32, moves: &[(u16, f32, f32)]) {
-        for (k, &(mv, pv, pw)) in moves.iter().enumerate() {
+    /// Resets node `first + k` for each `(mv, prior visits, prior wins,
+    /// policy share)`, with empty score statistics.
+    pub(crate) fn init_children(&self, first: u32, moves: &[(u16, f32, f32, f32)]) {
+        for (k, &(mv, pv, pw, policy)) in moves.iter().enumerate() {
             let i = first + k as u32;
-            self.node(i).init(mv, pv, pw);
+            self.node(i).init(mv, pv, pw, policy);
             self.score(i).set(&ScoreData::default());
         }
     }
@@ -397,7 +412,7 @@ impl Tree {
     /// Empties the tree: a fresh root.
     pub fn clear(&mut self) {
         self.next.store(1, Relaxed);
-        self.node(0).init(PASS, 0.0, 0.0);
+        self.node(0).init(PASS, 0.0, 0.0, 0.0);
         self.score(0).set(&ScoreData::default());
     }
 
@@ -590,7 +605,8 @@ mod tests {
         t.alloc(CHUNK as u32 - 6).unwrap();
         let f = t.alloc(30).unwrap();
         assert_eq!(f as usize, CHUNK - 5);
-        let moves: Vec<(u16, f32, f32)> = (0..30).map(|k| (k as u16 + 30, 1.0, 0.5)).collect();
+        let moves: Vec<(u16, f32, f32, f32)> =
+            (0..30).map(|k| (k as u16 + 30, 1.0, 0.5, 0.0)).collect();
         t.init_children(f, &moves);
         t.root().first_child.store(f, Relaxed);
         t.root().n_children.store(30, Relaxed);
@@ -628,7 +644,7 @@ mod tests {
         let mut t = Tree::new(4096);
         let f = t.alloc(3).unwrap();
         for k in 0..3 {
-            t.node(f + k).init(k as u16 + 30, 1.0, 0.5);
+            t.node(f + k).init(k as u16 + 30, 1.0, 0.5, 0.0);
         }
         t.root().first_child.store(f, Relaxed);
         t.root().n_children.store(3, Relaxed);
@@ -636,7 +652,7 @@ mod tests {
         // Grandchildren under the middle child.
         let g = t.alloc(2).unwrap();
         for k in 0..2 {
-            t.node(g + k).init(k as u16 + 60, 1.0, 0.5);
+            t.node(g + k).init(k as u16 + 60, 1.0, 0.5, 0.0);
             t.node(g + k).visits.store(7 + k, Relaxed);
         }
         let mid = f + 1;

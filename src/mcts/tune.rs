@@ -161,6 +161,13 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Number(c.uct_c),
     },
     Knob {
+        key: "puct",
+        help: "weight of the policy exploration term (0: none)",
+        range: Range::Number(0.0, 100.0),
+        apply: |c, v| c.puct = number(v),
+        get: |c| Value::Number(c.puct),
+    },
+    Knob {
         key: "expand_visits",
         help: "visits a node below the root needs before it gets children",
         range: Range::Whole(1, 1_000_000),
