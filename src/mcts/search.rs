@@ -1085,16 +1085,12 @@ mod tests {
         assert!(psk.len() > 30);
     }
 
-    /// The prior win rate of each root child after expanding an empty
-    /// 19x19 board with priors from `source`.
-    fn root_prior_rates(source: super::super::PriorSource) -> Vec<(Move, f32)> {
-        let game = Game::new(19, Rules::default(), crate::komi::Komi::default()).unwrap();
-        let cfg = SearchConfig {
-            prior_source: source,
-            ..SearchConfig::default()
-        };
+    /// `tree` with the root of an empty `size` board expanded for Black
+    /// (no network).
+    fn expanded_empty_root(size: usize, cfg: &SearchConfig) -> Tree {
+        let game = Game::new(size, Rules::default(), crate::komi::Komi::default()).unwrap();
         let tree = Tree::new(4096);
-        let s = black_search(&tree, &cfg, &game);
+        let s = black_search(&tree, cfg, &game);
         assert!(s.expand(
             0,
             game.board(),
@@ -1108,6 +1104,17 @@ mod tests {
             &mut ExpandScratch::default()
         ));
         tree.root().state.store(EXPANDED, Release);
+        tree
+    }
+
+    /// The prior win rate of each root child after expanding an empty
+    /// 19x19 board with priors from `source`.
+    fn root_prior_rates(source: super::super::PriorSource) -> Vec<(Move, f32)> {
+        let cfg = SearchConfig {
+            prior_source: source,
+            ..SearchConfig::default()
+        };
+        let tree = expanded_empty_root(19, &cfg);
         tree.children(0)
             .map(|c| {
                 let n = tree.node(c);
@@ -1142,23 +1149,7 @@ mod tests {
 
     #[test]
     fn expansion_gives_the_ratings_policy_shares() {
-        let game = Game::new(9, Rules::default(), crate::komi::Komi::default()).unwrap();
-        let cfg = SearchConfig::default();
-        let tree = Tree::new(4096);
-        let s = black_search(&tree, &cfg, &game);
-        assert!(s.expand(
-            0,
-            game.board(),
-            Color::Black,
-            0,
-            None,
-            None,
-            &[],
-            &[0],
-            false,
-            &mut ExpandScratch::default()
-        ));
-        tree.root().state.store(EXPANDED, Release);
+        let tree = expanded_empty_root(9, &SearchConfig::default());
         let shares: Vec<(Move, f32)> = tree
             .children(0)
             .map(|c| (tree.node(c).mv(), tree.node(c).policy()))
