@@ -165,6 +165,15 @@ pub struct Prior {
     pub policy: f32,
 }
 
+impl Prior {
+    /// No virtual experience and no policy share (the root's).
+    pub const NONE: Prior = Prior {
+        visits: 0.0,
+        wins: 0.0,
+        policy: 0.0,
+    };
+}
+
 /// Cheap knowledge about `c` playing the legal empty point `p`, given the
 /// last two moves: captures, escaping atari, self-atari, shape, distance to
 /// the last moves, and the line in an empty area (the opening).

@@ -141,7 +141,7 @@ impl<T> std::ops::Deref for Padded<T> {
 pub(crate) struct ExpandScratch {
     points: Vec<Point>,
     priors: Vec<Prior>,
-    moves: Vec<(u16, f32, f32, f32)>,
+    moves: Vec<(u16, Prior)>,
     prior: PriorScratch,
     ladder_pool: Vec<Box<Board>>,
     /// The network's buffers, made on the thread's first evaluation.
@@ -696,14 +696,21 @@ impl<'a> Search<'a> {
         let moves = &mut scratch.moves;
         moves.clear();
         for (p, x) in points.iter().zip(pr.iter()) {
-            moves.push((p.index() as u16, x.visits, x.wins, x.policy));
+            moves.push((p.index() as u16, *x));
         }
         let [pv, pw] = if self.root_shift.is_some() {
             self.cfg.prior_pass_territory
         } else {
             self.cfg.prior_pass
         };
-        moves.push((encode_move(Move::Pass), pv, pw, 0.0));
+        moves.push((
+            encode_move(Move::Pass),
+            Prior {
+                visits: pv,
+                wins: pw,
+                policy: 0.0,
+            },
+        ));
         let Some(first) = self.tree.alloc(moves.len() as u32) else {
             return false;
         };
@@ -787,7 +794,7 @@ impl<'a> Search<'a> {
         for (_, n) in self.tree.child_nodes(ni) {
             if n.mv() != Move::Pass {
                 if let Some(x) = pr.next() {
-                    n.set_prior(x.visits, x.wins, x.policy);
+                    n.set_prior(*x);
                 }
             }
         }
@@ -1176,7 +1183,12 @@ mod tests {
             // Two children alike but for their policy shares; the first
             // wins a tie.
             let first = tree.alloc(2).unwrap();
-            tree.init_children(first, &[(10, 10.0, 5.0, 0.1), (20, 10.0, 5.0, 0.9)]);
+            let pr = |policy| Prior {
+                visits: 10.0,
+                wins: 5.0,
+                policy,
+            };
+            tree.init_children(first, &[(10, pr(0.1)), (20, pr(0.9))]);
             let root = tree.root();
             root.first_child.store(first, Relaxed);
             root.n_children.store(2, Relaxed);

@@ -21,6 +21,7 @@
 //! selection, which reads only [`Node`]s, touches no more memory than
 //! before.
 
+use super::prior::Prior;
 use crate::point::{Move, Point};
 use std::sync::atomic::{AtomicI64, AtomicU16, AtomicU32, AtomicU64, Ordering::*};
 use std::sync::OnceLock;
@@ -64,7 +65,7 @@ pub struct Node {
     pub(crate) prior_visits: AtomicU32,
     /// Prior wins, `f32` bits.
     pub(crate) prior_wins: AtomicU32,
-    /// The move's policy share ([`crate::mcts::prior::Prior::policy`]),
+    /// The move's policy share ([`Prior::policy`]),
     /// `f32` bits.
     pub(crate) policy: AtomicU32,
 }
@@ -218,19 +219,19 @@ impl Node {
     /// Replaces the prior and the policy share (another thread may read
     /// the old visits with the new wins meanwhile: a passing blur of one
     /// node's value).
-    pub(crate) fn set_prior(&self, prior_visits: f32, prior_wins: f32, policy: f32) {
-        self.prior_visits.store(prior_visits.to_bits(), Relaxed);
-        self.prior_wins.store(prior_wins.to_bits(), Relaxed);
-        self.policy.store(policy.to_bits(), Relaxed);
+    pub(crate) fn set_prior(&self, pr: Prior) {
+        self.prior_visits.store(pr.visits.to_bits(), Relaxed);
+        self.prior_wins.store(pr.wins.to_bits(), Relaxed);
+        self.policy.store(pr.policy.to_bits(), Relaxed);
     }
 
     /// Resets the node for `mv` with the given prior and policy share.
-    pub(crate) fn init(&self, mv: u16, prior_visits: f32, prior_wins: f32, policy: f32) {
+    pub(crate) fn init(&self, mv: u16, pr: Prior) {
         self.restore(&NodeData {
             mv,
-            prior_visits: prior_visits.to_bits(),
-            prior_wins: prior_wins.to_bits(),
-            policy: policy.to_bits(),
+            prior_visits: pr.visits.to_bits(),
+            prior_wins: pr.wins.to_bits(),
+            policy: pr.policy.to_bits(),
             ..NodeData::default()
         });
     }
@@ -300,7 +301,7 @@ impl Tree {
             next: AtomicU32::new(1),
             cap,
         };
-        t.node(0).init(PASS, 0.0, 0.0, 0.0);
+        t.node(0).init(PASS, Prior::NONE);
         t.score(0).set(&ScoreData::default());
         t
     }
@@ -329,12 +330,12 @@ impl Tree {
         &chunk[i as usize & (CHUNK - 1)]
     }
 
-    /// Resets node `first + k` for each `(mv, prior visits, prior wins,
-    /// policy share)`, with empty score statistics.
-    pub(crate) fn init_children(&self, first: u32, moves: &[(u16, f32, f32, f32)]) {
-        for (k, &(mv, pv, pw, policy)) in moves.iter().enumerate() {
+    /// Resets node `first + k` for each `(mv, prior)`, with empty score
+    /// statistics.
+    pub(crate) fn init_children(&self, first: u32, moves: &[(u16, Prior)]) {
+        for (k, &(mv, pr)) in moves.iter().enumerate() {
             let i = first + k as u32;
-            self.node(i).init(mv, pv, pw, policy);
+            self.node(i).init(mv, pr);
             self.score(i).set(&ScoreData::default());
         }
     }
@@ -412,7 +413,7 @@ impl Tree {
     /// Empties the tree: a fresh root.
     pub fn clear(&mut self) {
         self.next.store(1, Relaxed);
-        self.node(0).init(PASS, 0.0, 0.0, 0.0);
+        self.node(0).init(PASS, Prior::NONE);
         self.score(0).set(&ScoreData::default());
     }
 
@@ -522,6 +523,15 @@ pub fn uct_numerator(uct_c: f64, parent_visits: f64) -> f64 {
 mod tests {
     use super::*;
 
+    /// One virtual visit, half of it a win, no policy share.
+    fn half() -> Prior {
+        Prior {
+            visits: 1.0,
+            wins: 0.5,
+            policy: 0.0,
+        }
+    }
+
     /// `rave_value` in the form of Gelly and Silver, as written before
     /// the one-division form.
     fn rave_value_by_beta(n: f64, w: f64, m: f64, a: f64, equiv: f64) -> f64 {
@@ -605,8 +615,7 @@ mod tests {
         t.alloc(CHUNK as u32 - 6).unwrap();
         let f = t.alloc(30).unwrap();
         assert_eq!(f as usize, CHUNK - 5);
-        let moves: Vec<(u16, f32, f32, f32)> =
-            (0..30).map(|k| (k as u16 + 30, 1.0, 0.5, 0.0)).collect();
+        let moves: Vec<(u16, Prior)> = (0..30).map(|k| (k as u16 + 30, half())).collect();
         t.init_children(f, &moves);
         t.root().first_child.store(f, Relaxed);
         t.root().n_children.store(30, Relaxed);
@@ -644,7 +653,7 @@ mod tests {
         let mut t = Tree::new(4096);
         let f = t.alloc(3).unwrap();
         for k in 0..3 {
-            t.node(f + k).init(k as u16 + 30, 1.0, 0.5, 0.0);
+            t.node(f + k).init(k as u16 + 30, half());
         }
         t.root().first_child.store(f, Relaxed);
         t.root().n_children.store(3, Relaxed);
@@ -652,7 +661,7 @@ mod tests {
         // Grandchildren under the middle child.
         let g = t.alloc(2).unwrap();
         for k in 0..2 {
-            t.node(g + k).init(k as u16 + 60, 1.0, 0.5, 0.0);
+            t.node(g + k).init(k as u16 + 60, half());
             t.node(g + k).visits.store(7 + k, Relaxed);
         }
         let mid = f + 1;
