@@ -314,7 +314,9 @@ fn run_job<W: Write>(shared: &Shared<W>, player: &mut MctsPlayer, job: &Job, sto
             .collect::<Vec<f64>>()
     });
     let mut on_update = |a: &crate::player::Analysis| {
-        if job.report_every.is_some() && a.visits > 0 {
+        // Not before a candidate has its first visit: the root counts a
+        // descent as it starts, so a report taken then would list no move.
+        if job.report_every.is_some() && !a.candidates.is_empty() {
             let mut r = response(&job.id, job.turn, true, &job.game, a, &inc);
             r.policy.clone_from(&policy);
             shared.json(&r);
