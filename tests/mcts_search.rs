@@ -70,15 +70,38 @@ fn finds_the_capture_of_three_stones() {
     );
 }
 
-/// [`capture_of_three_stones`], searched to 8,000 playouts with a playout
+/// Black C6-D6-E6-D5 has one liberty, D4; extending there gives three.
+fn atari_of_four_stones() -> Game {
+    game_of(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . O O O . . . .
+        . O X X X O . . .
+        . . O X O . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .",
+        Color::Black,
+        Rules::default(),
+        7.5,
+    )
+}
+
+/// [`atari_of_four_stones`], searched to 8,000 playouts with a playout
 /// target (a fraction of them), with `clear_ratio` deciding whether the
 /// best move counts as clear. Returns the move, the playouts the search
-/// ran and the root's visit counts, largest first. Seed 1: with seeds 2
-/// to 4 the search without a target stops where the one with it does
-/// (5,920 to 6,800 playouts, its best move no longer to be overtaken), so
-/// the two could not be told apart there.
-fn capture_with_target(target: f64, clear_ratio: f64) -> (Decision, u64, Vec<u32>) {
-    let game = capture_of_three_stones();
+/// ran and the root's visit counts, largest first. The escape is the one
+/// move that keeps the four stones, every other rated well below it; in
+/// [`capture_of_three_stones`] every move loses, and with the policy term
+/// spreading visits over many near-equal moves one of the well-visited
+/// ones rated above the most visited, so the best move never counted as
+/// clear there. Seed 1: the search without a target stops on its own
+/// before 8,000 playouts (its best move no longer to be overtaken), and
+/// the seed keeps that stop well past the target.
+fn escape_with_target(target: f64, clear_ratio: f64) -> (Decision, u64, Vec<u32>) {
+    let game = atari_of_four_stones();
     let mut p = MctsPlayer::new(SearchConfig {
         playout_target: target,
         clear_ratio,
@@ -93,8 +116,8 @@ fn capture_with_target(target: f64, clear_ratio: f64) -> (Decision, u64, Vec<u32
 
 #[test]
 fn a_clear_best_move_stops_at_the_playout_target() {
-    let (d, playouts, visits) = capture_with_target(0.5, 1.5);
-    let (d_full, full, _) = capture_with_target(1.0, 1.5);
+    let (d, playouts, visits) = escape_with_target(0.5, 1.5);
+    let (d_full, full, _) = escape_with_target(1.0, 1.5);
     assert_eq!(d, d_full);
     // Past the target, sooner than the search without one, with the best
     // move 1.5 times as visited as the next.
@@ -106,29 +129,14 @@ fn a_clear_best_move_stops_at_the_playout_target() {
 fn an_unclear_best_move_runs_past_the_playout_target() {
     // No move has a million times the visits of the next: never clear, so
     // the search is the one without a target.
-    let unclear = capture_with_target(0.5, 1e6);
-    assert_eq!(unclear, capture_with_target(1.0, 1e6));
+    let unclear = escape_with_target(0.5, 1e6);
+    assert_eq!(unclear, escape_with_target(1.0, 1e6));
     assert!(unclear.1 > 4016, "{}", unclear.1);
 }
 
 #[test]
 fn escapes_an_atari() {
-    // Black C6-D6-E6-D5 has one liberty, D4; extending there gives three.
-    let game = game_of(
-        "
-        . . . . . . . . .
-        . . . . . . . . .
-        . . O O O . . . .
-        . O X X X O . . .
-        . . O X O . . . .
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . . . . . . .",
-        Color::Black,
-        Rules::default(),
-        7.5,
-    );
+    let game = atari_of_four_stones();
     let mut p = MctsPlayer::new(cfg(3000, 2));
     assert_eq!(
         genmove(&mut p, &game, Color::Black, false),

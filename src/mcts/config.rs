@@ -190,7 +190,7 @@ impl Default for SearchConfig {
             amaf_distance: 4,
             amaf_distance_large: 1,
             uct_c: 0.0,
-            puct: 0.0,
+            puct: 0.3,
             score_utility: 0.0,
             prior_source: PriorSource::Patterns,
             prior: PriorConfig::default(),

@@ -703,12 +703,21 @@ impl<'a> Search<'a> {
         } else {
             self.cfg.prior_pass
         };
+        // The ratings leave the pass out. Under territory scoring it is a
+        // real candidate at the root (a stone in one's own territory costs
+        // a point that noisy playouts hide), so there it takes the policy
+        // of the best-rated stone, and the policy term explores it as much.
+        let policy = if depth == 0 && self.root_shift.is_some() {
+            moves.iter().map(|(_, x)| x.policy).fold(0.0, f32::max)
+        } else {
+            0.0
+        };
         moves.push((
             encode_move(Move::Pass),
             Prior {
                 visits: pv,
                 wins: pw,
-                policy: 0.0,
+                policy,
             },
         ));
         let Some(first) = self.tree.alloc(moves.len() as u32) else {
@@ -1095,14 +1104,20 @@ mod tests {
     /// `tree` with the root of an empty `size` board expanded for Black
     /// (no network).
     fn expanded_empty_root(size: usize, cfg: &SearchConfig) -> Tree {
-        let game = Game::new(size, Rules::default(), crate::komi::Komi::default()).unwrap();
+        expanded_empty_node(size, Rules::default(), 0, cfg)
+    }
+
+    /// A tree whose root holds the children of the empty board under
+    /// `rules`, expanded as a node at `depth`.
+    fn expanded_empty_node(size: usize, rules: Rules, depth: usize, cfg: &SearchConfig) -> Tree {
+        let game = Game::new(size, rules, crate::komi::Komi::default()).unwrap();
         let tree = Tree::new(4096);
         let s = black_search(&tree, cfg, &game);
         assert!(s.expand(
             0,
             game.board(),
             Color::Black,
-            0,
+            depth,
             None,
             None,
             &[],
@@ -1168,6 +1183,30 @@ mod tests {
         assert_eq!(share(Move::Pass), 0.0);
         // The 5-5 point of the empty 9x9 board well above its corner.
         assert!(share(Move::Play(Point::new(4, 4))) > 4.0 * share(Move::Play(Point::new(0, 0))));
+    }
+
+    #[test]
+    fn under_territory_scoring_the_root_pass_takes_the_best_policy() {
+        let cfg = SearchConfig::default();
+        let policies = |depth: usize| {
+            let tree = expanded_empty_node(9, Rules::JAPANESE, depth, &cfg);
+            let all: Vec<(Move, f32)> = tree
+                .children(0)
+                .map(|c| (tree.node(c).mv(), tree.node(c).policy()))
+                .collect();
+            let pass = all.iter().find(|(m, _)| *m == Move::Pass).expect("pass").1;
+            let best = all
+                .iter()
+                .filter(|(m, _)| *m != Move::Pass)
+                .map(|&(_, p)| p)
+                .fold(0.0, f32::max);
+            (pass, best)
+        };
+        let (pass, best) = policies(0);
+        assert!(best > 0.0);
+        assert_eq!(pass, best);
+        // Below the root the pass keeps no share, as under area scoring.
+        assert_eq!(policies(1).0, 0.0);
     }
 
     #[test]
