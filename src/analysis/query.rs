@@ -628,8 +628,10 @@ fn parse_object(id: &str, obj: &Map<String, Value>, defaults: &Defaults) -> Res<
                     Ok(n) if (1..=1000).contains(&n) => pv_len = n,
                     _ => return fail(format!("{key} must be an integer from 1 to 1000")),
                 },
+                // KataGo's coefficient of its PUCT term, the form of the
+                // search's policy term.
                 "cpuctExploration" => match positive(&text) {
-                    Ok(n) if n <= 100.0 => cfg.uct_c = n,
+                    Ok(n) if n <= 100.0 => cfg.puct = n,
                     _ => return fail(format!("{key} must be a number above 0, at most 100")),
                 },
                 "numSearchThreads" => match text.parse::<usize>() {
@@ -914,6 +916,21 @@ mod tests {
         assert_eq!(jobs[1].game.rules(), Rules::JAPANESE);
         assert_eq!(jobs[1].game.komi().get(), 6.5);
         assert_eq!(jobs[0].visits, 100);
+    }
+
+    #[test]
+    fn cpuct_exploration_sets_the_policy_term() {
+        let q = r#"{"id":"q","moves":[],"rules":"chinese","boardXSize":9,"boardYSize":9,
+            "overrideSettings":{"cpuctExploration":1.25}}"#
+            .replace('\n', "");
+        let Parsed::Jobs { jobs, warnings } = parse_line(&q, &defaults()) else {
+            panic!("not jobs");
+        };
+        assert!(warnings.is_empty());
+        assert_eq!(jobs[0].cfg.puct, 1.25);
+        assert_eq!(jobs[0].cfg.uct_c, defaults().cfg.uct_c);
+        let line = r#"{"id":"x","moves":[],"rules":"chinese","boardXSize":9,"boardYSize":9,"overrideSettings":{"cpuctExploration":0}}"#;
+        assert_eq!(error_field(line).as_deref(), Some("overrideSettings"));
     }
 
     #[test]
