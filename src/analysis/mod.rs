@@ -15,9 +15,10 @@
 //! candidate, cheap and rough), `includePVVisits`, `avoidMoves`,
 //! `allowMoves`, `priority`, `priorities`, `reportDuringSearchEvery`,
 //! `overrideSettings` (`maxVisits`, `maxPlayouts`, `maxTime`,
-//! `reportAnalysisWinratesAs`, `analysisPVLen`, `cpuctExploration` (the policy term's `puct`),
-//! `numSearchThreads`, and any key of `kosumi --set`; others get KataGo's
-//! `Unknown config params` warning). Actions: `query_version`,
+//! `reportAnalysisWinratesAs`, `analysisPVLen`, `cpuctExploration` (the
+//! policy term's `puct`), `numSearchThreads`, and any key of `kosumi
+//! --set`; others get KataGo's `Unknown config params` warning).
+//! Actions: `query_version`,
 //! `clear_cache` (nothing to clear: every search starts afresh),
 //! `terminate`, `terminate_all`.
 //!
