@@ -282,3 +282,84 @@ fn a_match_resumes_with_its_settings_and_refuses_others() {
         assert_eq!(contents(&d), now);
     }
 }
+
+/// `table` with the value of knob `key` in its settings line replaced
+/// by `value`: the table of a build whose default differs.
+fn with_knob(table: &str, key: &str, value: &str) -> String {
+    let line = table
+        .lines()
+        .find(|l| l.starts_with("# settings: "))
+        .expect("a settings line");
+    let knobs = line
+        .split(' ')
+        .find_map(|f| f.strip_prefix("knobs="))
+        .expect("the settings line holds every knob");
+    let old = knobs
+        .split(',')
+        .find(|kv| kv.split_once('=').is_some_and(|(k, _)| k == key))
+        .expect("the knob is in the line");
+    assert_ne!(old, format!("{key}={value}"));
+    let new_line = line.replace(
+        &format!("knobs={knobs}"),
+        &knobs_with(knobs, old, key, value),
+    );
+    table.replace(line, &new_line)
+}
+
+fn knobs_with(knobs: &str, old: &str, key: &str, value: &str) -> String {
+    let knobs: Vec<String> = knobs
+        .split(',')
+        .map(|kv| {
+            if kv == old {
+                format!("{key}={value}")
+            } else {
+                kv.to_string()
+            }
+        })
+        .collect();
+    format!("knobs={}", knobs.join(","))
+}
+
+#[test]
+fn a_table_from_a_build_with_other_knob_defaults_is_refused_naming_the_knob() {
+    // A match: its table as a build with another `puct` default wrote it.
+    let d = scratch("match-knob-default");
+    ok(match_run(&d, &[]));
+    let path = d.join("match.tsv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, with_knob(&text, "puct", "0.05")).unwrap();
+    let now = contents(&d);
+    let out = match_run(&d, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("holds another run's files") && err.contains("match.tsv has knobs=puct=0.05"),
+        "{err}"
+    );
+    assert_eq!(
+        contents(&d),
+        now,
+        "the refused resume changed the directory"
+    );
+
+    // Self-play: the same, for a flag knob.
+    let d = scratch("selfplay-knob-default");
+    ok(selfplay(&d, &[]));
+    let path = d.join("selfplay-0-of-1.tsv");
+    let text = table(&d);
+    let flipped = if text.contains("prune_ladders=yes") {
+        "no"
+    } else {
+        "yes"
+    };
+    std::fs::write(&path, with_knob(&text, "prune_ladders", flipped)).unwrap();
+    let out = selfplay(&d, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "selfplay-0-of-1.tsv has knobs=prune_ladders={flipped}"
+        )),
+        "{err}"
+    );
+}

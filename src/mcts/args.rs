@@ -280,6 +280,20 @@ impl SearchArgs {
         d
     }
 
+    /// Every knob of [`tune::KNOBS`] with the value this player's search
+    /// uses (its default, or the `--set` that changed it), as
+    /// `key=value` comma-separated: the settings line of a match or a
+    /// self-play run holds it, so that a run resumes or merges only with
+    /// a build that plays the same search.
+    pub fn knob_values(&self) -> String {
+        let cfg = self.search_config(0, 1);
+        let values: Vec<String> = tune::KNOBS
+            .iter()
+            .map(|k| format!("{}={}", k.key, (k.get)(&cfg)))
+            .collect();
+        values.join(",")
+    }
+
     /// The lag our player charges its own clock per move.
     pub fn lag(&self) -> f64 {
         self.lag.unwrap_or(DEFAULT_LAG)

@@ -212,9 +212,13 @@ pub fn summarize_match(dirs: &[PathBuf]) -> Result<MatchMerged, MergeError> {
             None => first = Some((settings.to_string(), *sh, f.clone())),
             Some((s0, _, f0)) if s0 != settings => {
                 return Err(MergeError::Mixed(format!(
-                    "different settings in {} ({s0}) and {} ({settings})",
-                    f0.display(),
-                    f.display()
+                    "different settings: {}",
+                    super::table::settings_differ(
+                        &f0.display().to_string(),
+                        s0,
+                        &f.display().to_string(),
+                        settings
+                    )
                 )))
             }
             Some((_, s0, f0)) if s0.count != sh.count => {

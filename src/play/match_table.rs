@@ -58,7 +58,7 @@ impl MatchConfig {
             .map_or(String::new(), |o| format!(" opponent-clock={o:?}"));
         format!(
             "size={} komi={} handicap={} rules={} max-moves={} cleanup={} move-timeout={:?} \
-             clock={:?}{} time-left={} player={} seed={} games={} opponent={:?} referee={:?} sprt={}",
+             clock={:?}{} time-left={} player={} knobs={} seed={} games={} opponent={:?} referee={:?} sprt={}",
             g.size,
             g.komi,
             g.handicap,
@@ -70,6 +70,7 @@ impl MatchConfig {
             opponent_clock,
             g.send_time_left,
             describe_player(&self.player).replace(' ', ","),
+            self.player.knob_values(),
             self.seed,
             self.games,
             self.opponent,
@@ -421,10 +422,10 @@ pub fn prepare_match_out(dir: &Path, cfg: &MatchConfig) -> Result<Vec<MatchRow>,
         let text = String::from_utf8_lossy(&bytes);
         let theirs = table_settings(&text);
         if theirs != Some(settings.as_str()) {
-            return in_use(format!(
-                "{t} has the settings {}",
-                theirs.unwrap_or("(none)")
-            ));
+            return in_use(match theirs {
+                Some(theirs) => super::table::settings_differ("this match", &settings, t, theirs),
+                None => format!("{t} has no settings line"),
+            });
         }
     }
     if !any_table {

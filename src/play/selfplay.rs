@@ -70,13 +70,14 @@ impl SelfplayConfig {
             n => format!(" handicap={n}"),
         };
         format!(
-            "size={} komi={}{handicap} rules={} max-moves={} cleanup={} player={} seed={} games={}",
+            "size={} komi={}{handicap} rules={} max-moves={} cleanup={} player={} knobs={} seed={} games={}",
             g.size,
             g.komi,
             g.rules,
             g.max_moves,
             if g.cleanup { "on" } else { "off" },
             describe_player(&self.player).replace(' ', ","),
+            self.player.knob_values(),
             self.seed,
             self.games
         )
@@ -333,7 +334,7 @@ fn prepare_out(cfg: &SelfplayConfig) -> Result<BTreeMap<usize, GameLine>, Selfpl
             if theirs != settings {
                 return Err(SelfplayError::OutInUse(
                     dir.clone(),
-                    format!("{name} has the settings {theirs}"),
+                    super::table::settings_differ("this run", &settings, &name, &theirs),
                 ));
             }
             same_run_table = true;

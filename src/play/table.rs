@@ -314,6 +314,80 @@ impl fmt::Display for SelfplayError {
 
 impl std::error::Error for SelfplayError {}
 
+/// The fields of a settings line: split at spaces outside double quotes
+/// (a quoted command keeps its spaces; a backslash escapes the next
+/// character inside quotes).
+fn settings_fields(line: &str) -> Vec<&str> {
+    let mut fields = Vec::new();
+    let (mut start, mut quoted, mut escaped) = (0, false, false);
+    for (i, c) in line.char_indices() {
+        if escaped {
+            escaped = false;
+        } else if quoted && c == '\\' {
+            escaped = true;
+        } else if c == '"' {
+            quoted = !quoted;
+        } else if c == ' ' && !quoted {
+            if i > start {
+                fields.push(&line[start..i]);
+            }
+            start = i + 1;
+        }
+    }
+    if start < line.len() {
+        fields.push(&line[start..]);
+    }
+    fields
+}
+
+/// Where two settings lines differ: the first field that is not the
+/// same in `a` and in `b` (`(nothing)` where a line has no such field);
+/// for a field of comma-separated values under the same key (`player=`,
+/// `knobs=`), only the values that differ, under the key. `None` when
+/// the lines are equal.
+pub fn settings_difference(a: &str, b: &str) -> Option<(String, String)> {
+    if a == b {
+        return None;
+    }
+    let (fa, fb) = (settings_fields(a), settings_fields(b));
+    let i = (0..fa.len().max(fb.len()))
+        .find(|&i| fa.get(i) != fb.get(i))
+        .unwrap_or(0);
+    let (x, y) = (fa.get(i).copied(), fb.get(i).copied());
+    if let (Some((kx, vx)), Some((ky, vy))) = (
+        x.and_then(|f| f.split_once('=')),
+        y.and_then(|f| f.split_once('=')),
+    ) {
+        if kx == ky && (vx.contains(',') || vy.contains(',')) {
+            let (vx, vy): (Vec<&str>, Vec<&str>) =
+                (vx.split(',').collect(), vy.split(',').collect());
+            let only = |p: &[&str], q: &[&str]| {
+                let d: Vec<&str> = p.iter().filter(|v| !q.contains(v)).copied().collect();
+                format!(
+                    "{kx}={}",
+                    if d.is_empty() {
+                        "-".to_string()
+                    } else {
+                        d.join(",")
+                    }
+                )
+            };
+            return Some((only(&vx, &vy), only(&vy, &vx)));
+        }
+    }
+    let show = |f: Option<&str>| f.unwrap_or("(nothing)").to_string();
+    Some((show(x), show(y)))
+}
+
+/// A refusal's words for two settings lines that differ: what `a` (named
+/// `name_a`) has where `b` (named `name_b`) has something else.
+pub fn settings_differ(name_a: &str, a: &str, name_b: &str, b: &str) -> String {
+    match settings_difference(a, b) {
+        Some((x, y)) => format!("{name_a} has {x} where {name_b} has {y}"),
+        None => format!("{name_a} and {name_b} have the same settings"),
+    }
+}
+
 /// The game index of a record name `game-NNNNNN.sgf`.
 pub fn sgf_index(name: &str) -> Option<usize> {
     let digits = name.strip_prefix("game-")?.strip_suffix(".sgf")?;
@@ -422,9 +496,13 @@ pub fn summarize(dirs: &[PathBuf]) -> Result<Summarized, SelfplayError> {
                     None => settings = Some((s.to_string(), f.clone())),
                     Some((s0, f0)) if s0 != s => {
                         return Err(SelfplayError::Mixed(format!(
-                            "different settings in {} ({s0}) and {} ({s})",
-                            f0.display(),
-                            f.display()
+                            "different settings: {}",
+                            settings_differ(
+                                &f0.display().to_string(),
+                                s0,
+                                &f.display().to_string(),
+                                s
+                            )
                         )))
                     }
                     Some(_) => {}
@@ -502,6 +580,47 @@ pub fn summarize(dirs: &[PathBuf]) -> Result<Summarized, SelfplayError> {
 mod tests {
     use super::*;
     use crate::play::selfplay::sgf_name;
+
+    #[test]
+    fn settings_differ_at_their_first_unequal_field() {
+        let a = r#"size=9 opponent="sh -c 'a b' \"x y\"" player=search,playouts=10 knobs=puct=0.3,uct_c=0 seed=1"#;
+        // A space inside the quoted command is not a field's end.
+        assert_eq!(
+            settings_fields(a),
+            vec![
+                "size=9",
+                r#"opponent="sh -c 'a b' \"x y\"""#,
+                "player=search,playouts=10",
+                "knobs=puct=0.3,uct_c=0",
+                "seed=1"
+            ]
+        );
+        assert_eq!(settings_difference(a, a), None);
+        // One knob: only it, under its key.
+        let b = a.replace("puct=0.3", "puct=0");
+        assert_eq!(
+            settings_difference(a, &b),
+            Some(("knobs=puct=0.3".into(), "knobs=puct=0".into()))
+        );
+        // A field only one line has.
+        let c = a.replace(" seed=1", "");
+        assert_eq!(
+            settings_difference(a, &c),
+            Some(("seed=1".into(), "(nothing)".into()))
+        );
+        // A line from before the knobs: the field where they part.
+        let d = a.replace(" knobs=puct=0.3,uct_c=0", "");
+        assert_eq!(
+            settings_differ("this run", a, "t.tsv", &d),
+            "this run has knobs=puct=0.3,uct_c=0 where t.tsv has seed=1"
+        );
+        // A value inside the command differs: the whole field.
+        let e = a.replace("x y", "x z");
+        assert_eq!(
+            settings_difference(a, &e).unwrap().1,
+            r#"opponent="sh -c 'a b' \"x z\"""#
+        );
+    }
 
     #[test]
     fn table_rows_round_trip() {
