@@ -294,30 +294,19 @@ fn with_knob(table: &str, key: &str, value: &str) -> String {
         .split(' ')
         .find_map(|f| f.strip_prefix("knobs="))
         .expect("the settings line holds every knob");
-    let old = knobs
+    let changed: Vec<String> = knobs
         .split(',')
-        .find(|kv| kv.split_once('=').is_some_and(|(k, _)| k == key))
-        .expect("the knob is in the line");
-    assert_ne!(old, format!("{key}={value}"));
-    let new_line = line.replace(
-        &format!("knobs={knobs}"),
-        &knobs_with(knobs, old, key, value),
-    );
-    table.replace(line, &new_line)
-}
-
-fn knobs_with(knobs: &str, old: &str, key: &str, value: &str) -> String {
-    let knobs: Vec<String> = knobs
-        .split(',')
-        .map(|kv| {
-            if kv == old {
-                format!("{key}={value}")
-            } else {
-                kv.to_string()
-            }
+        .map(|kv| match kv.split_once('=') {
+            Some((k, _)) if k == key => format!("{key}={value}"),
+            _ => kv.to_string(),
         })
         .collect();
-    format!("knobs={}", knobs.join(","))
+    let changed = changed.join(",");
+    assert_ne!(changed, knobs, "{key} is in the line, with another value");
+    table.replace(
+        line,
+        &line.replace(&format!("knobs={knobs}"), &format!("knobs={changed}")),
+    )
 }
 
 #[test]
