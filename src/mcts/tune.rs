@@ -247,6 +247,13 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Number(c.playout.atari_prob),
     },
     Knob {
+        key: "race_prob",
+        help: "playouts: probability of the capture-race replies (an own chain left two liberties takes a liberty of a short opposing chain)",
+        range: Range::Number(0.0, 1.0),
+        apply: |c, v| c.playout.race_prob = number(v),
+        get: |c| Value::Number(c.playout.race_prob),
+    },
+    Knob {
         key: "pattern_prob",
         help: "playouts: probability of the shape replies",
         range: Range::Number(0.0, 1.0),

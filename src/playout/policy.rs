@@ -8,7 +8,9 @@
 //!    or any chain next to it left in atari, and save own chains next to
 //!    the last move that are in atari (extend to a second liberty unless a
 //!    ladder captures the chain anyway, [`PlayoutConfig::ladder_budget`];
-//!    or capture an attacker in atari);
+//!    or capture an attacker in atari); when there is none, with
+//!    probability [`PlayoutConfig::race_prob`], the capture-race replies
+//!    ([`tactics::race_replies`]);
 //! 2. shape (with probability [`PlayoutConfig::pattern_prob`]): an empty
 //!    point next to the last move whose 3x3 neighbourhood is one of the
 //!    [`SHAPES`](super::shapes::SHAPES), not a self-atari, and (with
@@ -68,6 +70,12 @@ pub struct PlayoutConfig {
     /// larger opposing chain in atari on their own enclosed liberty
     /// ([`tactics::shortage_self_atari`]).
     pub shortage_self_atari: bool,
+    /// Probability of the capture-race replies
+    /// ([`tactics::race_replies`]) when the tactical replies find nothing:
+    /// after a move that left an own chain next to it two liberties, take
+    /// a liberty of an opposing chain of one or two liberties touching it.
+    /// 0 draws no random number.
+    pub race_prob: f64,
 }
 
 impl Default for PlayoutConfig {
@@ -82,6 +90,7 @@ impl Default for PlayoutConfig {
             ladder_in_shapes: true,
             self_atari_reading: true,
             shortage_self_atari: true,
+            race_prob: 0.0,
         }
     }
 }
@@ -240,6 +249,13 @@ pub(crate) fn choose_move<R: Rng>(
                 tactical_replies(b, c, l, cfg, &mut cands);
                 if let Some(p) = cands.pick(rng) {
                     return Some(p);
+                }
+                if cfg.race_prob > 0.0 && chance(rng, cfg.race_prob) {
+                    if let Some(p) =
+                        pick(rng, |out| tactics::race_replies(b, c, l, |z| out.push(z)))
+                    {
+                        return Some(p);
+                    }
                 }
             }
             if let Some(p) = local_reply(b, c, l, cfg, rng) {
@@ -469,5 +485,42 @@ mod tests {
                 "seed {seed}: {m:?}"
             );
         }
+    }
+    #[test]
+    fn race_replies_answer_a_move_that_leaves_two_liberties() {
+        let b = Board::from_diagram(
+            "
+            . . . . . .
+            X X . . . .
+            O O O X . .
+            X X O X . .
+            . X O X . .
+            . X O . . .",
+        )
+        .unwrap();
+        let cfg = PlayoutConfig {
+            atari_prob: 1.0,
+            race_prob: 1.0,
+            ..PlayoutConfig::default()
+        };
+        let (c5, d1) = (at(&b, "C5"), at(&b, "D1"));
+        for seed in 0..50 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut bb = b.clone();
+            let m = choose_move(&mut bb, Color::Black, Some(at(&b, "C1")), &mut rng, &cfg);
+            assert!(m == Some(c5) || m == Some(d1), "seed {seed}: {m:?}");
+        }
+        // Off (0, the default), the same position gets other moves too.
+        let off = PlayoutConfig {
+            race_prob: 0.0,
+            ..cfg
+        };
+        let other = (0..50).any(|seed| {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut bb = b.clone();
+            let m = choose_move(&mut bb, Color::Black, Some(at(&b, "C1")), &mut rng, &off);
+            m != Some(c5) && m != Some(d1)
+        });
+        assert!(other);
     }
 }

@@ -384,6 +384,66 @@ pub(crate) const SHORTAGE: &str = "
     . X X O O . O X X
     . . X O . X O O O";
 
+/// Capture-race replies for `c` after the opponent's `last` move: where
+/// `last` left an own chain next to it exactly two liberties, the
+/// liberties of the opposing chains touching that chain that have one or
+/// two liberties themselves (with `c` to move, taking one of them wins a
+/// race of two against two), pushed through `push` unless the stone
+/// there would keep fewer than two liberties (filling a shared liberty
+/// puts the own chain in atari). Own chains of more than
+/// [`RACE_MAX_STONES`] stones are not walked.
+pub(crate) fn race_replies(b: &Board, c: Color, last: Point, mut push: impl FnMut(Point)) {
+    let opp = c.opponent();
+    let mut seen = [last; 4];
+    let mut n_seen = 0;
+    for q in last.neighbors() {
+        if b.get(q) != Some(c) {
+            continue;
+        }
+        let root = b.chain_root(q);
+        if seen[..n_seen].contains(&root) {
+            continue;
+        }
+        seen[n_seen] = root;
+        n_seen += 1;
+        if b.in_atari(q) || b.chain_len(q) > RACE_MAX_STONES || liberties_upto::<2>(b, q).1 != 2 {
+            continue;
+        }
+        let mut foes = [q; 8];
+        let mut n_foes = 0;
+        b.for_each_stone(q, |s| {
+            for t in s.neighbors() {
+                if b.get(t) != Some(opp) {
+                    continue;
+                }
+                let r = b.chain_root(t);
+                if foes[..n_foes].contains(&r) || n_foes == foes.len() {
+                    continue;
+                }
+                foes[n_foes] = r;
+                n_foes += 1;
+            }
+        });
+        for &y in &foes[..n_foes] {
+            let (libs, k) = liberties_upto::<2>(b, y);
+            if k > 2 {
+                continue;
+            }
+            for &z in &libs[..k] {
+                if !b.is_ko_recapture(c, z)
+                    && !b.is_suicide(c, z)
+                    && b.liberties_after(c, z, 2) >= 2
+                {
+                    push(z);
+                }
+            }
+        }
+    }
+}
+
+/// The largest own chain [`race_replies`] walks.
+pub(crate) const RACE_MAX_STONES: usize = 24;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -630,5 +690,46 @@ mod tests {
         assert!(b.liberties_after(Color::Black, f2, 2) < 2);
         assert!(!shortage_self_atari(&b, Color::Black, f2));
         assert!(!good_self_atari(&b, Color::Black, f2, true));
+    }
+    /// Black's A3-B3-B2-B1 (liberties A2, A1) and White's chain from A4
+    /// to C1 (liberties C5, D1) in a race of two liberties against two.
+    const RACE: &str = "
+            . . . . . .
+            X X . . . .
+            O O O X . .
+            X X O X . .
+            . X O X . .
+            . X O . . .";
+
+    #[test]
+    fn race_replies_take_the_short_opposing_chains_liberties() {
+        let b = Board::from_diagram(RACE).unwrap();
+        let mut got = Vec::new();
+        // White's C1 left the black chain two liberties: Black takes one
+        // of White's two (both outside liberties).
+        race_replies(&b, Color::Black, at(&b, "C1"), |p| got.push(p));
+        got.sort_unstable();
+        let mut want = vec![at(&b, "C5"), at(&b, "D1")];
+        want.sort_unstable();
+        assert_eq!(got, want);
+        // C4 touches no black chain of two liberties: nothing.
+        let mut none = Vec::new();
+        race_replies(&b, Color::Black, at(&b, "C4"), |p| none.push(p));
+        assert!(none.is_empty(), "{none:?}");
+        // With A5 empty White's chain has three liberties: no race reply.
+        let mut freer = b.clone();
+        freer.set(at(&b, "A5"), None).unwrap();
+        let mut none = Vec::new();
+        race_replies(&freer, Color::Black, at(&b, "C1"), |p| none.push(p));
+        assert!(none.is_empty(), "{none:?}");
+        // A liberty that would leave the stone in atari is left out: with
+        // White's chain through D2 (Black on E2), a black stone on D1
+        // would have E1 alone.
+        let mut short = b.clone();
+        short.set(at(&b, "D2"), Some(Color::White)).unwrap();
+        short.set(at(&b, "E2"), Some(Color::Black)).unwrap();
+        let mut got = Vec::new();
+        race_replies(&short, Color::Black, at(&b, "C1"), |p| got.push(p));
+        assert_eq!(got, vec![at(&b, "C5")]);
     }
 }
