@@ -184,13 +184,17 @@ def main():
     # Perspective: Black far ahead, White to move: Black's win rate is high
     # (reported from Black's side by default); ownership says Black's left.
     e.send(base("persp", initialStones=BLACK_WALL + WHITE_WALL, initialPlayer="W",
-                komi=-10, maxVisits=150, includeOwnership=True))
+                komi=-10, maxVisits=600, includeOwnership=True))
     r = e.final("persp")
     check(r["rootInfo"]["currentPlayer"] == "W", "initialPlayer W")
-    # (About 0.85 at 150 visits; the other side's view would be about 0.15.)
+    # (Black's true lead is 19 points. About 0.85 and 15 points at 600
+    # visits; at 150 the lead fell under 10 on some seeds. The other
+    # side's view would be about 0.15.)
     check(r["rootInfo"]["winrate"] > 0.7, f"Black's win rate from Black's side: {r['rootInfo']['winrate']}")
     check(r["rootInfo"]["scoreLead"] > 10, f"Black's lead from Black's side: {r['rootInfo']['scoreLead']}")
-    check(all(mi["winrate"] > 0.5 for mi in r["moveInfos"]), "moveInfos from Black's side")
+    # (Moves of a few visits can read 0.5 or less either way round.)
+    check(all(mi["winrate"] > 0.5 for mi in r["moveInfos"] if mi["visits"] >= 10),
+          "moveInfos from Black's side")
     own = r.get("ownership", [])
     check(len(own) == 81 and all(-1 <= o <= 1 for o in own), "ownership: 81 values in [-1,1]")
     if len(own) == 81:
@@ -341,7 +345,7 @@ def main():
     # ---- --report-as side -----------------------------------------------
     e = Engine(binary, "--report-as", "side")
     e.send(base("side", initialStones=BLACK_WALL + WHITE_WALL, initialPlayer="W", komi=-10,
-                maxVisits=150, includeOwnership=True))
+                maxVisits=600, includeOwnership=True))
     r = e.final("side")
     check(r["rootInfo"]["winrate"] < 0.3, f"side to move (White) sees a loss: {r['rootInfo']['winrate']}")
     check(r["rootInfo"]["scoreLead"] < -10, "side to move's lead")

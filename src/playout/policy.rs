@@ -74,7 +74,7 @@ pub struct PlayoutConfig {
     /// ([`tactics::race_replies`]) when the tactical replies find nothing:
     /// after a move that left an own chain next to it two liberties, take
     /// a liberty of an opposing chain of one or two liberties touching it.
-    /// 0 draws no random number.
+    /// 0 turns them off and draws no random number.
     pub race_prob: f64,
 }
 
@@ -90,7 +90,7 @@ impl Default for PlayoutConfig {
             ladder_in_shapes: true,
             self_atari_reading: true,
             shortage_self_atari: true,
-            race_prob: 0.0,
+            race_prob: 0.9,
         }
     }
 }
@@ -510,7 +510,7 @@ mod tests {
             let m = choose_move(&mut bb, Color::Black, Some(at(&b, "C1")), &mut rng, &cfg);
             assert!(m == Some(c5) || m == Some(d1), "seed {seed}: {m:?}");
         }
-        // Off (0, the default), the same position gets other moves too.
+        // Off (0), the same position gets other moves too.
         let off = PlayoutConfig {
             race_prob: 0.0,
             ..cfg
