@@ -486,6 +486,7 @@ mod tests {
             );
         }
     }
+
     #[test]
     fn race_replies_answer_a_move_that_leaves_two_liberties() {
         let b = Board::from_diagram(

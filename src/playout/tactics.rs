@@ -442,7 +442,7 @@ pub(crate) fn race_replies(b: &Board, c: Color, last: Point, mut push: impl FnMu
 }
 
 /// The largest own chain [`race_replies`] walks.
-pub(crate) const RACE_MAX_STONES: usize = 24;
+const RACE_MAX_STONES: usize = 24;
 
 #[cfg(test)]
 mod tests {
