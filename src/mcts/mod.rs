@@ -520,12 +520,16 @@ impl Player for MctsPlayer {
     }
 
     fn ownership(&mut self, game: &Game) -> Vec<f32> {
-        let play = self.cfg.score_utility;
+        // The statuses judge every point: playouts played to the end (no
+        // mercy rule, which leaves a lopsided board unsettled).
+        let play = (self.cfg.score_utility, self.cfg.playout.clone());
         self.cfg.score_utility = self.cfg.ownership_score_utility;
+        self.cfg.playout.mercy = 0;
+        self.cfg.playout.mercy_large = 0;
         let own = self
             .search_playouts(game, self.cfg.ownership_playouts)
             .ownership;
-        self.cfg.score_utility = play;
+        (self.cfg.score_utility, self.cfg.playout) = play;
         own
     }
 

@@ -254,6 +254,20 @@ pub const KNOBS: &[Knob] = &[
         get: |c| Value::Number(c.playout.race_prob),
     },
     Knob {
+        key: "mercy",
+        help: "playouts: on boards up to 9x9, stop a playout when one side has captured this many stones more (0: off)",
+        range: Range::Whole(0, 1000),
+        apply: |c, v| c.playout.mercy = whole(v),
+        get: |c| Value::Whole(c.playout.mercy),
+    },
+    Knob {
+        key: "mercy_large",
+        help: "playouts: the same on boards larger than 9x9",
+        range: Range::Whole(0, 1000),
+        apply: |c, v| c.playout.mercy_large = whole(v),
+        get: |c| Value::Whole(c.playout.mercy_large),
+    },
+    Knob {
         key: "pattern_prob",
         help: "playouts: probability of the shape replies",
         range: Range::Number(0.0, 1.0),

@@ -76,6 +76,12 @@ pub struct PlayoutConfig {
     /// a liberty of an opposing chain of one or two liberties touching it.
     /// 0 turns them off and draws no random number.
     pub race_prob: f64,
+    /// The mercy rule on boards up to 9x9: a playout stops as soon as one
+    /// side has captured this many stones more than the other since the
+    /// playout began, and is scored as the board stands; 0 turns it off.
+    pub mercy: u32,
+    /// The same on boards larger than 9x9.
+    pub mercy_large: u32,
 }
 
 impl Default for PlayoutConfig {
@@ -91,6 +97,20 @@ impl Default for PlayoutConfig {
             self_atari_reading: true,
             shortage_self_atari: true,
             race_prob: 0.9,
+            mercy: 0,
+            mercy_large: 0,
+        }
+    }
+}
+
+impl PlayoutConfig {
+    /// The mercy rule's capture lead on a board of `size`: `mercy` up to
+    /// 9x9, `mercy_large` above (0: off).
+    pub fn mercy_for(&self, size: usize) -> u32 {
+        if size <= 9 {
+            self.mercy
+        } else {
+            self.mercy_large
         }
     }
 }
@@ -340,6 +360,9 @@ pub(crate) fn playout<R: Rng>(
     let max_moves = cfg.playout_length * n * n;
     let mut passes = 0;
     let mut moves = 0;
+    let lead = |b: &Board| b.captures(Color::Black) as i64 - b.captures(Color::White) as i64;
+    let start_lead = lead(b);
+    let mercy = i64::from(cfg.mercy_for(n));
     while moves < max_moves && passes < 2 {
         let mv = choose_move(b, to_move, last, rng, cfg);
         match mv {
@@ -350,6 +373,10 @@ pub(crate) fn playout<R: Rng>(
                 }
                 passes = 0;
                 last = Some(p);
+                if mercy > 0 && (lead(b) - start_lead).abs() >= mercy {
+                    moves += 1;
+                    break;
+                }
             }
             None => {
                 b.pass();
@@ -424,6 +451,93 @@ mod tests {
             let m = choose_move(&mut bb, Color::Black, Some(at(&b2, "C2")), &mut rng, &cfg);
             assert_eq!(m, Some(at(&b2, "C1")), "seed {seed}");
         }
+    }
+
+    /// A board of `size` with Black to move after F6 and White's six
+    /// stones A5-F5 in atari (G5).
+    fn six_in_atari(size: usize) -> Board {
+        let row = |line: &str| {
+            let mut r: Vec<&str> = line.split(' ').collect();
+            r.resize(size, ".");
+            r.join(" ")
+        };
+        let mut rows = vec![row("."); size];
+        let n = rows.len();
+        rows[n - 4] = row("X X X X X X");
+        rows[n - 5] = row("O O O O O O");
+        rows[n - 6] = row("X X X X X X");
+        Board::from_diagram(&rows.join("\n")).unwrap()
+    }
+
+    #[test]
+    fn the_mercy_rule_stops_a_playout_at_its_capture_lead() {
+        let b = six_in_atari(9);
+        let run = |mercy: u32, seed: u64| {
+            let cfg = PlayoutConfig {
+                atari_prob: 1.0,
+                mercy,
+                ..PlayoutConfig::default()
+            };
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut bb = b.clone();
+            let mut first_play = [0u16; ARRAY_LEN];
+            let mut owner = [0i8; ARRAY_LEN];
+            let end = playout(
+                &mut bb,
+                Color::Black,
+                Some(at(&b, "F6")),
+                &mut rng,
+                &cfg,
+                3,
+                &mut first_play,
+                &mut owner,
+            );
+            (end, bb, first_play, owner)
+        };
+        for seed in 0..10 {
+            // Capturing six stones reaches a mercy of 6: the playout stops
+            // there, scored as the board stands, its one move recorded.
+            let (end, bb, first_play, owner) = run(6, seed);
+            assert_eq!(end.moves, 1, "seed {seed}");
+            let g5 = at(&b, "G5");
+            assert_eq!(bb.get(g5), Some(Color::Black));
+            assert_eq!(bb.captures(Color::Black), 6);
+            let mut again = [0i8; ARRAY_LEN];
+            assert_eq!(end.margin, point_owners(&bb, &mut again));
+            assert_eq!(owner, again);
+            assert_eq!(first_play[g5.index()], first_play_entry(Color::Black, 3));
+            // A higher mercy, or none, plays on.
+            assert!(run(7, seed).0.moves > 1, "seed {seed}");
+            assert!(run(0, seed).0.moves > 1, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn boards_above_9x9_take_the_large_mercy() {
+        let b = six_in_atari(13);
+        let moves = |mercy: u32, mercy_large: u32| {
+            let cfg = PlayoutConfig {
+                atari_prob: 1.0,
+                mercy,
+                mercy_large,
+                ..PlayoutConfig::default()
+            };
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+            let mut bb = b.clone();
+            let end = playout(
+                &mut bb,
+                Color::Black,
+                Some(at(&b, "F6")),
+                &mut rng,
+                &cfg,
+                0,
+                &mut [0u16; ARRAY_LEN],
+                &mut [0i8; ARRAY_LEN],
+            );
+            end.moves
+        };
+        assert_eq!(moves(0, 6), 1);
+        assert!(moves(6, 0) > 1);
     }
 
     #[test]
