@@ -330,11 +330,18 @@ pub fn mc_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
 /// liberties and end the playouts alive, where uniform playouts fill the
 /// liberties and call one side dead.
 pub fn policy_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
-    let cfg = PlayoutConfig::default();
+    // Every playout played to the end (no mercy rule): the owner of
+    // every point is the point.
+    let cfg = PlayoutConfig {
+        mercy: 0,
+        mercy_large: 0,
+        ..PlayoutConfig::default()
+    };
     let mut first_play: FirstPlay = [0; ARRAY_LEN];
     // The playout fills `own` with the final owners as it scores.
+    let komi = game.komi().get();
     mean_ownership(game, playouts, seed, |b, c, rng, own| {
-        playout(b, c, None, rng, &cfg, 0, &mut first_play, own);
+        playout(b, c, None, rng, &cfg, komi, 0, &mut first_play, own);
     })
 }
 

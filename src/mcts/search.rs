@@ -509,12 +509,16 @@ impl<'a> Search<'a> {
             }
         }
         let tree_moves = w.path.len() - 1;
+        // The area margin Black must beat: the komi less the territory
+        // shift of the moves so far (the mercy rule's test).
+        let area_komi = self.komi - shift.map_or(0.0, |s| s as f32);
         let mut end = playout(
             b,
             c,
             last,
             &mut w.rng,
             &self.cfg.playout,
+            area_komi,
             tree_moves,
             &mut w.first_play,
             &mut w.owner,

@@ -345,6 +345,12 @@ pub(crate) fn first_play_entry(c: Color, t: usize) -> u16 {
 /// on each point where it is still 0 (for AMAF). Returns the area margin
 /// of the final position and the moves played; `owner` gets the final
 /// owner of every point (+1 black, -1 white, 0).
+///
+/// With the mercy rule ([`PlayoutConfig::mercy_for`] the board's size)
+/// the playout stops early once one side has captured that many stones
+/// more than the other since it began and is also ahead on the board as
+/// it stands, the area margin counted against `komi` (Black wins above
+/// it); that board is the final position.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn playout<R: Rng>(
     b: &mut Board,
@@ -352,6 +358,7 @@ pub(crate) fn playout<R: Rng>(
     mut last: Option<Point>,
     rng: &mut R,
     cfg: &PlayoutConfig,
+    komi: f32,
     start: usize,
     first_play: &mut FirstPlay,
     owner: &mut [i8; ARRAY_LEN],
@@ -360,7 +367,8 @@ pub(crate) fn playout<R: Rng>(
     let max_moves = cfg.playout_length * n * n;
     let mut passes = 0;
     let mut moves = 0;
-    let lead = |b: &Board| b.captures(Color::Black) as i64 - b.captures(Color::White) as i64;
+    let lead =
+        |b: &Board| i64::from(b.captures(Color::Black)) - i64::from(b.captures(Color::White));
     let start_lead = lead(b);
     let mercy = i64::from(cfg.mercy_for(n));
     while moves < max_moves && passes < 2 {
@@ -373,9 +381,18 @@ pub(crate) fn playout<R: Rng>(
                 }
                 passes = 0;
                 last = Some(p);
-                if mercy > 0 && (lead(b) - start_lead).abs() >= mercy {
-                    moves += 1;
-                    break;
+                if mercy > 0 {
+                    let l = lead(b) - start_lead;
+                    if l.abs() >= mercy {
+                        let margin = point_owners(b, owner);
+                        let ahead = margin as f32 - komi;
+                        if (l > 0 && ahead > 0.0) || (l < 0 && ahead < 0.0) {
+                            return PlayoutEnd {
+                                margin,
+                                moves: moves + 1,
+                            };
+                        }
+                    }
                 }
             }
             None => {
@@ -472,7 +489,7 @@ mod tests {
     #[test]
     fn the_mercy_rule_stops_a_playout_at_its_capture_lead() {
         let b = six_in_atari(9);
-        let run = |mercy: u32, seed: u64| {
+        let run_komi = |mercy: u32, seed: u64, komi: f32| {
             let cfg = PlayoutConfig {
                 atari_prob: 1.0,
                 mercy,
@@ -488,15 +505,18 @@ mod tests {
                 Some(at(&b, "F6")),
                 &mut rng,
                 &cfg,
+                komi,
                 3,
                 &mut first_play,
                 &mut owner,
             );
             (end, bb, first_play, owner)
         };
+        let run = |mercy: u32, seed: u64| run_komi(mercy, seed, 7.0);
         for seed in 0..10 {
-            // Capturing six stones reaches a mercy of 6: the playout stops
-            // there, scored as the board stands, its one move recorded.
+            // Capturing six stones reaches a mercy of 6, and Black leads on
+            // the board against a komi of 7: the playout stops there,
+            // scored as the board stands, its one move recorded.
             let (end, bb, first_play, owner) = run(6, seed);
             assert_eq!(end.moves, 1, "seed {seed}");
             let g5 = at(&b, "G5");
@@ -506,6 +526,12 @@ mod tests {
             assert_eq!(end.margin, point_owners(&bb, &mut again));
             assert_eq!(owner, again);
             assert_eq!(first_play[g5.index()], first_play_entry(Color::Black, 3));
+            // Black's 13 stones are its whole area then: with a komi of
+            // 13 or more the capture leader is not ahead on the board, and
+            // the playout goes on.
+            assert_eq!(end.margin, 13);
+            assert_eq!(run_komi(6, seed, 12.5).0.moves, 1, "seed {seed}");
+            assert!(run_komi(6, seed, 13.0).0.moves > 1, "seed {seed}");
             // A higher mercy, or none, plays on.
             assert!(run(7, seed).0.moves > 1, "seed {seed}");
             assert!(run(0, seed).0.moves > 1, "seed {seed}");
@@ -530,6 +556,7 @@ mod tests {
                 Some(at(&b, "F6")),
                 &mut rng,
                 &cfg,
+                7.0,
                 0,
                 &mut [0u16; ARRAY_LEN],
                 &mut [0i8; ARRAY_LEN],
