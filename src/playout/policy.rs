@@ -25,7 +25,9 @@
 //!
 //! A side with no candidate passes; the playout ends after two passes or
 //! [`PlayoutConfig::playout_length`] moves per point and is scored by area
-//! (every empty point left is an eye, so point by point).
+//! (every empty point left is an eye, so point by point). With the mercy
+//! rule ([`PlayoutConfig::mercy`]) it ends sooner, once one side has
+//! captured that many stones more and leads on the board as it stands.
 //!
 //! The settings are [`PlayoutConfig`]; the search holds one in its
 //! configuration. The priors of the moves entering the tree are the
@@ -78,7 +80,9 @@ pub struct PlayoutConfig {
     pub race_prob: f64,
     /// The mercy rule on boards up to 9x9: a playout stops as soon as one
     /// side has captured this many stones more than the other since the
-    /// playout began, and is scored as the board stands; 0 turns it off.
+    /// playout began and also leads the area count of the board as it
+    /// stands (against the komi), and is scored as that board stands; 0
+    /// turns it off.
     pub mercy: u32,
     /// The same on boards larger than 9x9.
     pub mercy_large: u32,
@@ -97,7 +101,7 @@ impl Default for PlayoutConfig {
             self_atari_reading: true,
             shortage_self_atari: true,
             race_prob: 0.9,
-            mercy: 0,
+            mercy: 15,
             mercy_large: 0,
         }
     }
