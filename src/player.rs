@@ -330,8 +330,8 @@ pub fn mc_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
 /// liberties and end the playouts alive, where uniform playouts fill the
 /// liberties and call one side dead.
 pub fn policy_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
-    // Every playout played to the end (no mercy rule): the owner of
-    // every point is the point.
+    // Every playout played to the end (no mercy rule), so that every
+    // point's owner is read on a finished board.
     let cfg = PlayoutConfig {
         mercy: 0,
         mercy_large: 0,
