@@ -810,3 +810,41 @@ fn the_shortage_knob_finds_the_sacrifice_that_kills_a_short_group() {
         Decision::Play(mv(&game, "H8"))
     );
 }
+
+#[test]
+fn the_statuses_play_their_playouts_to_the_end() {
+    // White's fifteen stones A6-H6, A5-G5 have one liberty (H5) inside
+    // Black's wall: every playout captures them, and at that capture the
+    // mercy rule (15 stones on 9x9) would stop it with Black's open
+    // territory still unsettled (an empty point beside another counts for
+    // nobody). The statuses' search plays on to the end, so the corner
+    // reads Black's.
+    let game = game_of(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        X X X X X X X X X
+        O O O O O O O O X
+        O O O O O O O . X
+        X X X X X X X X X
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .",
+        Color::Black,
+        Rules::default(),
+        7.0,
+    );
+    let c = cfg(1000, 3);
+    assert!(c.playout.mercy_for(9) > 0 && c.playout.mercy_for(9) <= 15);
+    let mut p = MctsPlayer::new(c.clone());
+    let own = p.ownership(&game);
+    // Row by row from the top: Black's open territory, rows 9-8 and 3-1,
+    // reads Black's on the whole (with the mercy rule in these playouts
+    // it read 0.33 on the whole, under 0.2 in most of the bottom row).
+    let open: Vec<f32> = own[..18].iter().chain(&own[54..]).copied().collect();
+    let mean = open.iter().sum::<f32>() / open.len() as f32;
+    assert!(mean > 0.7, "Black's territory reads {mean}: {own:?}");
+    // The moves' settings are back as they were.
+    assert_eq!(p.config().playout, c.playout);
+    assert_eq!(p.config().score_utility, c.score_utility);
+}

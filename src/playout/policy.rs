@@ -490,40 +490,48 @@ mod tests {
         Board::from_diagram(&rows.join("\n")).unwrap()
     }
 
+    /// What a playout of [`six_in_atari`] with the capture replies always
+    /// on returns, with the board, the AMAF entries and the owners it
+    /// leaves (the playout's first move is move 3 of the simulation).
+    type Played = (PlayoutEnd, Board, FirstPlay, [i8; ARRAY_LEN]);
+
+    fn play_six(size: usize, mercy: u32, mercy_large: u32, komi: f32, seed: u64) -> Played {
+        let b = six_in_atari(size);
+        let cfg = PlayoutConfig {
+            atari_prob: 1.0,
+            mercy,
+            mercy_large,
+            ..PlayoutConfig::default()
+        };
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut bb = b.clone();
+        let mut first_play = [0u16; ARRAY_LEN];
+        let mut owner = [0i8; ARRAY_LEN];
+        let last = Some(at(&b, "F6"));
+        let end = playout(
+            &mut bb,
+            Color::Black,
+            last,
+            &mut rng,
+            &cfg,
+            komi,
+            3,
+            &mut first_play,
+            &mut owner,
+        );
+        (end, bb, first_play, owner)
+    }
+
     #[test]
     fn the_mercy_rule_stops_a_playout_at_its_capture_lead() {
-        let b = six_in_atari(9);
-        let run_komi = |mercy: u32, seed: u64, komi: f32| {
-            let cfg = PlayoutConfig {
-                atari_prob: 1.0,
-                mercy,
-                ..PlayoutConfig::default()
-            };
-            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-            let mut bb = b.clone();
-            let mut first_play = [0u16; ARRAY_LEN];
-            let mut owner = [0i8; ARRAY_LEN];
-            let end = playout(
-                &mut bb,
-                Color::Black,
-                Some(at(&b, "F6")),
-                &mut rng,
-                &cfg,
-                komi,
-                3,
-                &mut first_play,
-                &mut owner,
-            );
-            (end, bb, first_play, owner)
-        };
-        let run = |mercy: u32, seed: u64| run_komi(mercy, seed, 7.0);
+        let moves = |mercy: u32, komi: f32, seed: u64| play_six(9, mercy, 0, komi, seed).0.moves;
         for seed in 0..10 {
             // Capturing six stones reaches a mercy of 6, and Black leads on
             // the board against a komi of 7: the playout stops there,
             // scored as the board stands, its one move recorded.
-            let (end, bb, first_play, owner) = run(6, seed);
+            let (end, bb, first_play, owner) = play_six(9, 6, 0, 7.0, seed);
             assert_eq!(end.moves, 1, "seed {seed}");
-            let g5 = at(&b, "G5");
+            let g5 = at(&bb, "G5");
             assert_eq!(bb.get(g5), Some(Color::Black));
             assert_eq!(bb.captures(Color::Black), 6);
             let mut again = [0i8; ARRAY_LEN];
@@ -534,41 +542,20 @@ mod tests {
             // 13 or more the capture leader is not ahead on the board, and
             // the playout goes on.
             assert_eq!(end.margin, 13);
-            assert_eq!(run_komi(6, seed, 12.5).0.moves, 1, "seed {seed}");
-            assert!(run_komi(6, seed, 13.0).0.moves > 1, "seed {seed}");
+            assert_eq!(moves(6, 12.5, seed), 1, "seed {seed}");
+            assert!(moves(6, 13.0, seed) > 1, "seed {seed}");
             // A higher mercy, or none, plays on.
-            assert!(run(7, seed).0.moves > 1, "seed {seed}");
-            assert!(run(0, seed).0.moves > 1, "seed {seed}");
+            assert!(moves(7, 7.0, seed) > 1, "seed {seed}");
+            assert!(moves(0, 7.0, seed) > 1, "seed {seed}");
         }
     }
 
     #[test]
     fn boards_above_9x9_take_the_large_mercy() {
-        let b = six_in_atari(13);
-        let moves = |mercy: u32, mercy_large: u32| {
-            let cfg = PlayoutConfig {
-                atari_prob: 1.0,
-                mercy,
-                mercy_large,
-                ..PlayoutConfig::default()
-            };
-            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
-            let mut bb = b.clone();
-            let end = playout(
-                &mut bb,
-                Color::Black,
-                Some(at(&b, "F6")),
-                &mut rng,
-                &cfg,
-                7.0,
-                0,
-                &mut [0u16; ARRAY_LEN],
-                &mut [0i8; ARRAY_LEN],
-            );
-            end.moves
-        };
-        assert_eq!(moves(0, 6), 1);
-        assert!(moves(6, 0) > 1);
+        assert_eq!(play_six(13, 0, 6, 7.0, 7).0.moves, 1);
+        assert!(play_six(13, 6, 0, 7.0, 7).0.moves > 1);
+        // And 9x9 the small one.
+        assert!(play_six(9, 0, 6, 7.0, 7).0.moves > 1);
     }
 
     #[test]
