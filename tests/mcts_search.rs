@@ -817,8 +817,8 @@ fn the_statuses_play_their_playouts_to_the_end() {
     // Black's wall: every playout captures them, and at that capture the
     // mercy rule (15 stones on 9x9) would stop it with Black's open
     // territory still unsettled (an empty point beside another counts for
-    // nobody). The statuses' search plays on to the end, so the corner
-    // reads Black's.
+    // nobody). The statuses' search plays on to the end, so that
+    // territory reads Black's.
     let game = game_of(
         "
         . . . . . . . . .
