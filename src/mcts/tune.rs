@@ -313,13 +313,6 @@ pub const KNOBS: &[Knob] = &[
         },
         get: |c| Value::Flag(c.playout.shortage_self_atari && c.prior.prior_shortage),
     },
-    Knob {
-        key: "seki_nakade",
-        help: "playouts: a nakade self-atari is good also against chains whose only liberties are its point and its liberty (a false seki)",
-        range: Range::YesNo,
-        apply: |c, v| c.playout.seki_nakade = flag(v),
-        get: |c| Value::Flag(c.playout.seki_nakade),
-    },
     // End of game.
     Knob {
         key: "resign_threshold",

@@ -72,11 +72,6 @@ pub struct PlayoutConfig {
     /// larger opposing chain in atari on their own enclosed liberty
     /// ([`tactics::shortage_self_atari`]).
     pub shortage_self_atari: bool,
-    /// With `self_atari_reading`, also play a nakade against opposing
-    /// chains whose only liberties are the move's point and the
-    /// self-atari's liberty: a false seki that the sacrifice breaks
-    /// ([`tactics::good_self_atari`]).
-    pub seki_nakade: bool,
     /// Probability of the capture-race replies
     /// ([`tactics::race_replies`]) when the tactical replies find nothing:
     /// after a move that left an own chain next to it two liberties, take
@@ -105,7 +100,6 @@ impl Default for PlayoutConfig {
             ladder_in_shapes: true,
             self_atari_reading: true,
             shortage_self_atari: true,
-            seki_nakade: false,
             race_prob: 0.9,
             mercy: 15,
             mercy_large: 0,
@@ -306,7 +300,7 @@ pub(crate) fn choose_move<R: Rng>(
             let ok = open >= 2
                 || b.liberties_after(c, p, 2) >= 2
                 || (cfg.self_atari_reading
-                    && tactics::good_self_atari(b, c, p, cfg.shortage_self_atari, cfg.seki_nakade))
+                    && tactics::good_self_atari(b, c, p, cfg.shortage_self_atari))
                 || (!p.neighbors().iter().any(|&q| b.get(q) == Some(c))
                     && !chance(rng, cfg.self_atari_reject));
             if ok {
@@ -554,46 +548,6 @@ mod tests {
             assert!(moves(7, 7.0, seed) > 1, "seed {seed}");
             assert!(moves(0, 7.0, seed) > 1, "seed {seed}");
         }
-    }
-
-    #[test]
-    fn the_seki_nakade_lets_playouts_kill_a_false_seki() {
-        // Black to move in tactics::FALSE_SEKI wins by killing White's
-        // chain of fourteen (H8, a square of four in atari); playouts that
-        // never play the self-atari keep the seki and give White the game.
-        let b = Board::from_diagram(super::super::tactics::FALSE_SEKI).unwrap();
-        let black_wins = |seki_nakade: bool| {
-            let cfg = PlayoutConfig {
-                seki_nakade,
-                mercy: 0,
-                ..PlayoutConfig::default()
-            };
-            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
-            let mut wins = 0;
-            for _ in 0..200 {
-                let mut bb = b.clone();
-                let mut first_play = [0u16; ARRAY_LEN];
-                let mut owner = [0i8; ARRAY_LEN];
-                let end = playout(
-                    &mut bb,
-                    Color::Black,
-                    None,
-                    &mut rng,
-                    &cfg,
-                    7.0,
-                    0,
-                    &mut first_play,
-                    &mut owner,
-                );
-                if end.margin as f32 > 7.0 {
-                    wins += 1;
-                }
-            }
-            wins
-        };
-        let (without, with) = (black_wins(false), black_wins(true));
-        assert!(without < 20, "{without}");
-        assert!(with > 80, "{with}");
     }
 
     #[test]

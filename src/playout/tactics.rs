@@ -244,18 +244,15 @@ fn self_atari_chain(b: &Board, c: Color, p: Point, stones: &mut [Point; 5]) -> S
 /// four in a square or a T; it and its liberty `l` are enclosed by the
 /// opponent's stones and the edge; and every opposing chain around has
 /// three liberties or more (a chain short of liberties may be in seki, or
-/// in a race that the self-atari loses). With `seki`, also when every
-/// opposing chain around has no liberties but `p` and `l`: the move puts
-/// it in atari, and its capture on `l` leaves it the dead shape as its
-/// only eye (a false seki broken).
-pub(crate) fn good_self_atari(b: &Board, c: Color, p: Point, shortage: bool, seki: bool) -> bool {
+/// in a race that the self-atari loses).
+pub(crate) fn good_self_atari(b: &Board, c: Color, p: Point, shortage: bool) -> bool {
     let mut stones = [p; 5];
     match self_atari_chain(b, c, p, &mut stones) {
         SelfAtari::Captures => true,
         SelfAtari::Other => false,
         SelfAtari::Chain { n, l } => {
             (n == 1 && snapback(b, c, p, l))
-                || nakade(b, c.opponent(), &stones[..n], l, seki)
+                || nakade(b, c.opponent(), &stones[..n], l)
                 || (shortage && shortage_on(b, c, p, n, l))
         }
     }
@@ -328,12 +325,10 @@ fn snapback(b: &Board, c: Color, p: Point, l: Point) -> bool {
     capturers >= 1
 }
 
-/// Whether the chain `stones` (of the opponent of `opp`, one liberty `l`;
-/// `stones[0]` the empty point of the move) is a nakade: small and in a
-/// dead shape, enclosed with `l` by `opp`, with every chain of `opp`
-/// around it holding three liberties or more, or (with `seki`) every one
-/// holding just the two liberties `stones[0]` and `l`.
-fn nakade(b: &Board, opp: Color, stones: &[Point], l: Point, seki: bool) -> bool {
+/// Whether the chain `stones` (of the opponent of `opp`, one liberty `l`)
+/// is a nakade: small and in a dead shape, enclosed with `l` by `opp`,
+/// with every chain of `opp` around it holding three liberties or more.
+fn nakade(b: &Board, opp: Color, stones: &[Point], l: Point) -> bool {
     let n = stones.len();
     if n > 4 {
         return false;
@@ -368,18 +363,9 @@ fn nakade(b: &Board, opp: Color, stones: &[Point], l: Point, seki: bool) -> bool
             }
         }
     }
-    let around = &around[..n_around];
-    if around
+    around[..n_around]
         .iter()
         .all(|&r| !b.in_atari(r) && liberties_upto::<2>(b, r).1 >= 3)
-    {
-        return true;
-    }
-    let p = stones[0];
-    seki && around.iter().all(|&r| {
-        let (libs, k) = liberties_upto::<2>(b, r);
-        k == 2 && libs.contains(&p) && libs.contains(&l)
-    })
 }
 
 /// A position (move 55) of a 9x9 game that Kosumi lost to Pachi as White:
@@ -397,21 +383,6 @@ pub(crate) const SHORTAGE: &str = "
     . X O O O O O X .
     . X X O O . O X X
     . . X O . X O O O";
-
-/// A position (move 87) of a 9x9 game that Kosumi lost to Pachi as White:
-/// White's chain from E6 to J4 and Black's H7-J7-J8 share the liberties
-/// H8 and J9, and Black H8 kills (a square of four, captured, is one eye).
-#[cfg(test)]
-pub(crate) const FALSE_SEKI: &str = "
-    X . X . X X O O .
-    X X X X X O O . X
-    X O O X X O O X X
-    O O X X O O O O O
-    . O O O X X O X O
-    . X . O O X X X O
-    . O O O O O X . X
-    . O O . O X X X X
-    O O O O O X . X .";
 
 /// Capture-race replies for `c` after the opponent's `last` move: where
 /// `last` left an own chain next to it exactly two liberties, the
@@ -612,20 +583,8 @@ mod tests {
         )
         .unwrap();
         assert!(b.liberties_after(Color::Black, at(&b, "C4"), 2) < 2);
-        assert!(good_self_atari(
-            &b,
-            Color::Black,
-            at(&b, "C4"),
-            false,
-            false
-        ));
-        assert!(good_self_atari(
-            &b,
-            Color::Black,
-            at(&b, "D4"),
-            false,
-            false
-        ));
+        assert!(good_self_atari(&b, Color::Black, at(&b, "C4"), false));
+        assert!(good_self_atari(&b, Color::Black, at(&b, "D4"), false));
         // The space opened on the right (no E4): not an eye space.
         let open = Board::from_diagram(
             "
@@ -642,7 +601,6 @@ mod tests {
             &open,
             Color::Black,
             at(&open, "C4"),
-            false,
             false
         ));
     }
@@ -663,7 +621,7 @@ mod tests {
         let c1 = at(&b, "C1");
         assert!(b.liberties_after(Color::Black, c1, 2) < 2);
         assert!(snapback(&b, Color::Black, c1, at(&b, "D1")));
-        assert!(good_self_atari(&b, Color::Black, c1, false, false));
+        assert!(good_self_atari(&b, Color::Black, c1, false));
         // With a liberty more for White (E3 empty) it is a plain throw-in
         // next to an open space: neither snapback nor nakade.
         let b2 = Board::from_diagram(
@@ -702,50 +660,8 @@ mod tests {
         ] {
             let p = at(&b, v);
             assert!(b.liberties_after(c, p, 2) < 2, "{v}");
-            assert!(!good_self_atari(&b, c, p, false, false), "{c:?} {v}");
-            assert!(!good_self_atari(&b, c, p, false, true), "{c:?} {v}");
+            assert!(!good_self_atari(&b, c, p, false), "{c:?} {v}");
         }
-    }
-
-    #[test]
-    fn a_nakade_sacrifice_breaks_a_false_seki() {
-        // White's chain of fourteen stones from E6 to J4 and Black's
-        // H7-J7-J8 share their only liberties H8 and J9. Black H8 is a
-        // self-atari of a square of four (liberty J9) that puts White in
-        // atari too: White's capture on J9 leaves the square as its only
-        // eye, and White dies. Only the seki reading calls it good.
-        let b = Board::from_diagram(super::FALSE_SEKI).unwrap();
-        let h8 = at(&b, "H8");
-        assert!(b.liberties_after(Color::Black, h8, 2) < 2);
-        assert!(!good_self_atari(&b, Color::Black, h8, true, false));
-        assert!(good_self_atari(&b, Color::Black, h8, true, true));
-        // J9 makes a bent four, no dead shape.
-        assert!(!good_self_atari(&b, Color::Black, at(&b, "J9"), true, true));
-        // With a third liberty for White (G9 taken off the board) the
-        // chains around are neither all short nor all free: no nakade.
-        let mut open = b.clone();
-        open.set(at(&b, "G9"), None).unwrap();
-        assert!(!good_self_atari(&open, Color::Black, h8, true, true));
-        // Another lost game (move 62): White G9 makes a T of four in
-        // atari on G8, and Black's chain F9-J8 has no liberties but G9
-        // and G8; after Black's capture White H9 takes the vital point.
-        let t = Board::from_diagram(
-            "
-            . . . . O X . O O
-            . X X . O X . O X
-            X O O O O X X X X
-            O . . O X O O O O
-            . O O X X X X O .
-            X . O X O O X O O
-            . X X O X O X O .
-            . X O O X . X O X
-            . . X . . X . X .",
-        )
-        .unwrap();
-        let g9 = at(&t, "G9");
-        assert!(t.liberties_after(Color::White, g9, 2) < 2);
-        assert!(!good_self_atari(&t, Color::White, g9, true, false));
-        assert!(good_self_atari(&t, Color::White, g9, true, true));
     }
 
     #[test]
@@ -759,8 +675,8 @@ mod tests {
             let p = at(&b, v);
             assert!(b.liberties_after(Color::Black, p, 2) < 2, "{v}");
             assert!(shortage_self_atari(&b, Color::Black, p), "{v}");
-            assert!(!good_self_atari(&b, Color::Black, p, false, false), "{v}");
-            assert!(good_self_atari(&b, Color::Black, p, true, false), "{v}");
+            assert!(!good_self_atari(&b, Color::Black, p, false), "{v}");
+            assert!(good_self_atari(&b, Color::Black, p, true), "{v}");
         }
         // White's own fill of a liberty is no sacrifice of Black's.
         assert!(!shortage_self_atari(&b, Color::White, at(&b, "E1")));
@@ -773,7 +689,7 @@ mod tests {
         let f2 = at(&b, "F2");
         assert!(b.liberties_after(Color::Black, f2, 2) < 2);
         assert!(!shortage_self_atari(&b, Color::Black, f2));
-        assert!(!good_self_atari(&b, Color::Black, f2, true, false));
+        assert!(!good_self_atari(&b, Color::Black, f2, true));
     }
     /// Black's A3-B3-B2-B1 (liberties A2, A1) and White's chain from A4
     /// to C1 (liberties C5, D1) in a race of two liberties against two.
