@@ -9,7 +9,7 @@ use crate::clock::{Clock, ClockState, Overtime, TimeSettings, TimeSource, WallTi
 use crate::color::Color;
 use crate::game::Game;
 use crate::mcts::SearchConfig;
-use crate::player::{Decision, GenmoveRequest, Player};
+use crate::player::{Analysis, Decision, GenmoveRequest, Player};
 use crate::point::{parse_gtp_move, Move};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
@@ -82,10 +82,10 @@ pub trait Contestant {
     fn playouts(&self) -> u64 {
         0
     }
-    /// Black's win rate (0..1) by the search behind the move this
+    /// Black's win rate (0..1) by the search behind the move `mv` this
     /// contestant just chose for `color`, if it can tell. The default
     /// tells nothing.
-    fn last_black_winrate(&self, _color: Color) -> Option<f32> {
+    fn last_black_winrate(&self, _color: Color, _mv: Move) -> Option<f32> {
         None
     }
     /// The root visits behind the last move it chose (none for
@@ -230,14 +230,8 @@ impl Contestant for LocalContestant {
         self.player.playouts()
     }
 
-    fn last_black_winrate(&self, color: Color) -> Option<f32> {
-        let a = self.player.last_search()?;
-        // Only a search for this move's side counts.
-        let black = match color {
-            Color::Black => a.winrate,
-            Color::White => 1.0 - a.winrate,
-        };
-        (a.color == color && a.visits > 0).then_some(black)
+    fn last_black_winrate(&self, color: Color, mv: Move) -> Option<f32> {
+        black_winrate_of(self.player.last_search()?, color, mv)
     }
 
     fn root_visits(&self) -> Vec<(Move, u32)> {
@@ -245,6 +239,26 @@ impl Contestant for LocalContestant {
             a.candidates.iter().map(|c| (c.mv, c.visits)).collect()
         })
     }
+}
+
+/// Black's win rate (0..1) behind the move `mv` that `color` played, by
+/// the search `a` (none unless it searched for `color`): the win rate of
+/// `mv` among the candidates, or the best move's where `mv` has no
+/// visits (a clean-up move, or a move played instead of a most visited
+/// pass that the count says loses).
+fn black_winrate_of(a: &Analysis, color: Color, mv: Move) -> Option<f32> {
+    if a.color != color || a.visits == 0 {
+        return None;
+    }
+    let own = a
+        .candidates
+        .iter()
+        .find(|c| c.mv == mv && c.visits > 0)
+        .map_or(a.winrate, |c| c.winrate);
+    Some(match color {
+        Color::Black => own,
+        Color::White => 1.0 - own,
+    })
 }
 
 /// An outside GTP engine as a contestant; restarted for the next game
@@ -494,4 +508,54 @@ pub(super) fn start_commands(game: &Game) -> Vec<(&'static str, Vec<String>)> {
         cmds.push(("set_free_handicap", vertices.collect()));
     }
     cmds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::CandidateInfo;
+
+    fn candidate(mv: Move, visits: u32, winrate: f32) -> CandidateInfo {
+        CandidateInfo {
+            mv,
+            visits,
+            winrate,
+            prior: 0.0,
+            lcb: 0.0,
+            order: 0,
+            pv: vec![mv],
+            pv_visits: vec![visits],
+            score_lead: 0.0,
+            score_stdev: 0.0,
+        }
+    }
+
+    #[test]
+    fn the_record_takes_the_win_rate_of_the_move_played() {
+        // White's search: the pass most visited at 100% (playouts that
+        // keep a false seki), but the count says the pass loses, and
+        // White plays A5 at 10%.
+        let a5 = parse_gtp_move("A5", 9).unwrap();
+        let b1 = parse_gtp_move("B1", 9).unwrap();
+        let a = Analysis {
+            color: Color::White,
+            visits: 12_000,
+            playouts: 12_000,
+            winrate: 1.0,
+            score_lead: -3.0,
+            root_winrate: 0.4,
+            root_score_lead: -3.0,
+            root_score_stdev: 5.0,
+            candidates: vec![candidate(Move::Pass, 7000, 1.0), candidate(a5, 5000, 0.1)],
+            unvisited: Vec::new(),
+            ownership: Vec::new(),
+        };
+        let black = |color, mv| black_winrate_of(&a, color, mv);
+        assert!((black(Color::White, a5).unwrap() - 0.9).abs() < 1e-6);
+        assert_eq!(black(Color::White, Move::Pass), Some(0.0));
+        // A move the search never visited gets the best move's.
+        assert_eq!(black(Color::White, b1), Some(0.0));
+        // A search for the other side tells nothing.
+        assert_eq!(black(Color::Black, a5), None);
+    }
 }

@@ -446,7 +446,7 @@ pub fn play_game_timed(
             break;
         }
         winrates.resize(game.moves().len() - 1, None);
-        winrates.push(sides[c.index()].last_black_winrate(c));
+        winrates.push(sides[c.index()].last_black_winrate(c, mv));
         visits.push(sides[c.index()].root_visits());
         let other = c.opponent();
         if let Err(f) = sides[other.index()].play(&game, c, mv, stop) {
