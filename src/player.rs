@@ -134,6 +134,25 @@ pub struct CandidateInfo {
     pub score_stdev: f32,
 }
 
+impl CandidateInfo {
+    /// A root move with `visits` at `winrate` and nothing else known: no
+    /// prior, the move alone as its PV, zero scores (for made-up analyses).
+    pub fn bare(mv: Move, visits: u32, winrate: f32) -> CandidateInfo {
+        CandidateInfo {
+            mv,
+            visits,
+            winrate,
+            prior: 0.0,
+            lcb: 0.0,
+            order: 0,
+            pv: vec![mv],
+            pv_visits: vec![visits],
+            score_lead: 0.0,
+            score_stdev: 0.0,
+        }
+    }
+}
+
 /// A snapshot of the search at the root, for analysis output.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis {

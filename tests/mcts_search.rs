@@ -715,18 +715,7 @@ fn dynamic_komi_keeps_white_playing_a_handicap_game() {
 
 /// A root move of a made-up analysis for [`cleanup_choice`].
 fn cand(mv: Move, visits: u32, winrate: f32) -> kosumi::mcts::CandidateInfo {
-    kosumi::mcts::CandidateInfo {
-        mv,
-        visits,
-        winrate,
-        prior: 0.0,
-        lcb: 0.0,
-        order: 0,
-        pv: vec![mv],
-        pv_visits: vec![visits],
-        score_lead: 0.0,
-        score_stdev: 0.0,
-    }
+    kosumi::mcts::CandidateInfo::bare(mv, visits, winrate)
 }
 
 #[test]

@@ -515,21 +515,6 @@ mod tests {
     use super::*;
     use crate::player::CandidateInfo;
 
-    fn candidate(mv: Move, visits: u32, winrate: f32) -> CandidateInfo {
-        CandidateInfo {
-            mv,
-            visits,
-            winrate,
-            prior: 0.0,
-            lcb: 0.0,
-            order: 0,
-            pv: vec![mv],
-            pv_visits: vec![visits],
-            score_lead: 0.0,
-            score_stdev: 0.0,
-        }
-    }
-
     #[test]
     fn the_record_takes_the_win_rate_of_the_move_played() {
         // White's search: the pass most visited at 100% (playouts that
@@ -546,7 +531,10 @@ mod tests {
             root_winrate: 0.4,
             root_score_lead: -3.0,
             root_score_stdev: 5.0,
-            candidates: vec![candidate(Move::Pass, 7000, 1.0), candidate(a5, 5000, 0.1)],
+            candidates: vec![
+                CandidateInfo::bare(Move::Pass, 7000, 1.0),
+                CandidateInfo::bare(a5, 5000, 0.1),
+            ],
             unvisited: Vec::new(),
             ownership: Vec::new(),
         };
