@@ -349,13 +349,8 @@ pub fn mc_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
 /// liberties and end the playouts alive, where uniform playouts fill the
 /// liberties and call one side dead.
 pub fn policy_ownership(game: &Game, playouts: usize, seed: u64) -> Vec<f32> {
-    // Every playout played to the end (no mercy rule), so that every
-    // point's owner is read on a finished board.
-    let cfg = PlayoutConfig {
-        mercy: 0,
-        mercy_large: 0,
-        ..PlayoutConfig::default()
-    };
+    // Every point's owner read on a finished board.
+    let cfg = PlayoutConfig::default().played_out();
     let mut first_play: FirstPlay = [0; ARRAY_LEN];
     // The playout fills `own` with the final owners as it scores.
     let komi = game.komi().get();

@@ -524,8 +524,7 @@ impl Player for MctsPlayer {
         // mercy rule, which leaves a lopsided board unsettled).
         let play = (self.cfg.score_utility, self.cfg.playout.clone());
         self.cfg.score_utility = self.cfg.ownership_score_utility;
-        self.cfg.playout.mercy = 0;
-        self.cfg.playout.mercy_large = 0;
+        self.cfg.playout = self.cfg.playout.played_out();
         let own = self
             .search_playouts(game, self.cfg.ownership_playouts)
             .ownership;

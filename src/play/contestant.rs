@@ -253,7 +253,7 @@ fn black_winrate_of(a: &Analysis, color: Color, mv: Move) -> Option<f32> {
     let own = a
         .candidates
         .iter()
-        .find(|c| c.mv == mv && c.visits > 0)
+        .find(|c| c.mv == mv)
         .map_or(a.winrate, |c| c.winrate);
     Some(match color {
         Color::Black => own,

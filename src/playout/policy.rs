@@ -117,6 +117,16 @@ impl PlayoutConfig {
             self.mercy_large
         }
     }
+
+    /// The same settings with the mercy rule off on every board: every
+    /// playout played to the end, for reading each point's owner.
+    pub fn played_out(&self) -> PlayoutConfig {
+        PlayoutConfig {
+            mercy: 0,
+            mercy_large: 0,
+            ..self.clone()
+        }
+    }
 }
 
 /// Whether `c` may play on the empty point `p` in a playout: not the
